@@ -1,0 +1,17 @@
+// The mtok._native extension module. Each bound object lives in its own file;
+// this file only wires their registration functions together.
+#include <nanobind/nanobind.h>
+
+namespace nb = nanobind;
+
+void bind_errors(nb::module_& m);
+void bind_tokenizer(nb::module_& m);
+void bind_testing(nb::module_& m);
+
+NB_MODULE(_native, m) {
+  m.doc() = "mtok native core (internal; use the mtok package)";
+  bind_errors(m);
+  bind_tokenizer(m);
+  nb::module_ testing = m.def_submodule("testing", "Internal hooks for unit tests");
+  bind_testing(testing);
+}

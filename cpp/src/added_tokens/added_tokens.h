@@ -1,0 +1,72 @@
+// Added tokens: matched in the text before the model runs, with HF's
+// leftmost-longest rule and its lstrip / rstrip / single_word flags.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pipeline.h"
+
+namespace mtok {
+
+struct AddedToken {
+  uint32_t id;
+  std::string_view content;
+  bool special = false, lstrip = false, rstrip = false;
+  bool single_word = false, normalized = false;
+};
+
+// A byte trie over a set of token strings, for leftmost-longest matching.
+class TokenMatcher {
+ public:
+  void Add(std::string_view pattern, uint32_t token_index);
+  bool empty() const { return nodes_.size() <= 1; }
+  // Longest pattern starting at text[pos] whose token passes `allowed`
+  // (indexed by token index; null = all); returns its length (0 = none).
+  size_t LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
+                   uint32_t* token_index) const;
+  bool MayStartWith(unsigned char b) const { return first_[b]; }
+
+ private:
+  struct Node {
+    std::unordered_map<unsigned char, uint32_t> next;
+    int64_t token = -1;
+  };
+  std::vector<Node> nodes_{1};
+  bool first_[256] = {};
+};
+
+class AddedVocabulary {
+ public:
+  // `normalized_forms[i]` is tokens[i].content after the normalizer (used for
+  // tokens with normalized = true).
+  AddedVocabulary(std::vector<AddedToken> tokens, std::vector<std::string> normalized_forms);
+
+  // Splits pieces on added tokens. `normalized` selects which group is
+  // matched: HF first matches non-normalized tokens on the raw text, then
+  // normalized tokens on each normalized segment.
+  // `allowed` (by token index, null = all) limits which tokens can match.
+  void Split(std::vector<Piece>* pieces, bool normalized, const std::vector<bool>* allowed) const;
+
+  // Token-index mask of the given ids (ids that are not added tokens are ignored).
+  std::vector<bool> MaskOf(const std::vector<uint32_t>& ids) const;
+
+  const std::vector<AddedToken>& tokens() const { return tokens_; }
+  const AddedToken* ById(uint32_t id) const;
+  const AddedToken* ByContent(std::string_view content) const;
+  bool IsSpecialContent(std::string_view token) const;
+
+ private:
+  void SplitOne(const Piece& p, const TokenMatcher& m, const std::vector<bool>* allowed,
+                std::vector<Piece>* out) const;
+
+  std::vector<AddedToken> tokens_;
+  std::vector<std::string> normalized_forms_;
+  TokenMatcher raw_, norm_;
+  std::unordered_map<uint32_t, size_t> by_id_;
+  std::unordered_map<std::string_view, size_t> by_content_;
+};
+
+}  // namespace mtok

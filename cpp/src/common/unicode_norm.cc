@@ -1,0 +1,305 @@
+// NFC/NFD/NFKC/NFKD (UAX #15) and full lowercase, matching HF tokenizers:
+// normalization data is Unicode 9.0 (its unicode-normalization-alignments
+// crate), lowercase is Rust's char::to_lowercase (Unicode 17.0).
+//
+// Text is cut before every "safe" code point (ccc 0 and quick check Yes for
+// the form): nothing on one side of such a point changes the other, so runs
+// of safe code points are copied and only the pieces between them go through
+// decompose -> canonical reorder -> compose, in place in the output.
+#include "common/unicode_norm.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+
+namespace mtok::unicode {
+namespace {
+
+#include "common/unicode_norm_tables.inc"
+
+// Hangul syllables are composed and decomposed arithmetically (UAX #15 3.12).
+constexpr uint32_t kSBase = 0xAC00, kLBase = 0x1100, kVBase = 0x1161, kTBase = 0x11A7;
+constexpr uint32_t kLCount = 19, kVCount = 21, kTCount = 28;
+constexpr uint32_t kSCount = kLCount * kVCount * kTCount;
+
+inline uint32_t props(char32_t cp) {
+  if (cp >= kPropLimit) return kPropDefault;
+  uint32_t block = kPropStage1[cp >> kPropShift];
+  return kPropStage2[(block << kPropShift) | (cp & ((1u << kPropShift) - 1))];
+}
+
+inline uint8_t ccc_of(char32_t cp) { return static_cast<uint8_t>(props(cp) & 0xFF); }
+
+// Full decomposition of cp from a sorted key table, or null when absent.
+const char32_t* find_decomposition(const uint32_t* keys, const uint32_t* vals, size_t n,
+                                   char32_t cp, size_t* len) {
+  const uint32_t* it = std::lower_bound(keys, keys + n, static_cast<uint32_t>(cp));
+  if (it == keys + n || *it != cp) return nullptr;
+  uint32_t v = vals[it - keys];
+  *len = v & 31;
+  return kDecompPool + (v >> 5);
+}
+
+// Primary composite of the pair (a, b), or 0.
+char32_t compose_pair(char32_t a, char32_t b) {
+  uint32_t l = a - kLBase, v = b - kVBase;
+  if (l < kLCount && v < kVCount) return kSBase + (l * kVCount + v) * kTCount;
+  uint32_t s = a - kSBase, t = b - kTBase;
+  if (s < kSCount && s % kTCount == 0 && t - 1 < kTCount - 1) return a + t;
+  uint64_t key = static_cast<uint64_t>(a) << 21 | b;
+  const uint64_t* end = kCompKeys + std::size(kCompKeys);
+  const uint64_t* it = std::lower_bound(kCompKeys, end, key);
+  return it != end && *it == key ? kCompVals[it - kCompKeys] : 0;
+}
+
+template <bool kSrc>
+class Normalizer {
+ public:
+  Normalizer(NormForm form, std::u32string* out, std::vector<uint32_t>* src)
+      : compat_(form == NormForm::NFKC || form == NormForm::NFKD),
+        compose_(form == NormForm::NFC || form == NormForm::NFKC),
+        out_(*out), src_(src) {
+    static constexpr uint32_t kSafe[] = {kSafeNFC, kSafeNFD, kSafeNFKC, kSafeNFKD};
+    safe_ = kSafe[static_cast<int>(form)];
+  }
+
+  void run(std::u32string_view in) {
+    out_.clear();
+    out_.reserve(in.size());
+    if (kSrc) {
+      src_->clear();
+      src_->reserve(in.size());
+    }
+    size_t n = in.size(), i = 0;
+    while (i < n) {
+      size_t j = i;
+      while (j < n && is_safe(in[j])) ++j;
+      if (j == n) {
+        copy(in, i, n);
+        break;
+      }
+      // The safe code point before in[j] may compose with what follows it.
+      size_t start = compose_ && j > i ? j - 1 : j;
+      size_t end = j + 1;
+      while (end < n && !is_safe(in[end])) ++end;
+      copy(in, i, start);
+      piece(in, start, end);
+      i = end;
+    }
+  }
+
+ private:
+  bool is_safe(char32_t cp) const { return cp < 0x80 || (props(cp) & safe_); }
+
+  void push(char32_t cp, uint32_t from) {
+    out_.push_back(cp);
+    if (kSrc) src_->push_back(from);
+  }
+
+  void copy(std::u32string_view in, size_t from, size_t to) {
+    out_.append(in.data() + from, to - from);
+    if (kSrc)
+      for (size_t k = from; k < to; ++k) src_->push_back(static_cast<uint32_t>(k));
+  }
+
+  void piece(std::u32string_view in, size_t from, size_t to) {
+    size_t base = out_.size();
+    for (size_t k = from; k < to; ++k) decompose(in[k], static_cast<uint32_t>(k));
+    reorder(base);
+    if (compose_) compose(base);
+  }
+
+  void decompose(char32_t cp, uint32_t from) {
+    uint32_t s = cp - kSBase;
+    if (s < kSCount) {
+      push(kLBase + s / (kVCount * kTCount), from);
+      push(kVBase + s % (kVCount * kTCount) / kTCount, from);
+      if (s % kTCount) push(kTBase + s % kTCount, from);
+      return;
+    }
+    uint32_t p = props(cp);
+    const char32_t* seq = nullptr;
+    size_t len = 0;
+    if (compat_ && (p & kHasCompat)) {
+      seq = find_decomposition(kCompatKeys, kCompatVals, std::size(kCompatKeys), cp, &len);
+    } else if (p & kHasCanon) {
+      seq = find_decomposition(kCanonKeys, kCanonVals, std::size(kCanonKeys), cp, &len);
+    }
+    if (!seq) {
+      push(cp, from);
+      return;
+    }
+    for (size_t k = 0; k < len; ++k) push(seq[k], from);
+  }
+
+  // Canonical ordering: stable sort of each run of non-starters by ccc.
+  void reorder(size_t base) {
+    size_t n = out_.size(), k = base;
+    while (k < n) {
+      uint8_t prev = ccc_of(out_[k]);
+      if (prev == 0) {
+        ++k;
+        continue;
+      }
+      size_t end = k + 1;
+      bool sorted = true;
+      for (; end < n; ++end) {
+        uint8_t c = ccc_of(out_[end]);
+        if (c == 0) break;
+        if (c < prev) sorted = false;
+        prev = c;
+      }
+      if (!sorted) sort_run(k, end);
+      k = end;
+    }
+  }
+
+  // Runs out of order are rare and short: insertion sort them in place;
+  // stable_sort keeps long (hostile) runs n log n.
+  void sort_run(size_t from, size_t to) {
+    if (to - from <= 16) {
+      for (size_t k = from + 1; k < to; ++k) {
+        char32_t cp = out_[k];
+        uint32_t s = kSrc ? (*src_)[k] : 0;
+        uint8_t cc = ccc_of(cp);
+        size_t h = k;
+        for (; h > from && ccc_of(out_[h - 1]) > cc; --h) {
+          out_[h] = out_[h - 1];
+          if (kSrc) (*src_)[h] = (*src_)[h - 1];
+        }
+        out_[h] = cp;
+        if (kSrc) (*src_)[h] = s;
+      }
+      return;
+    }
+    std::vector<Mark> run;
+    run.reserve(to - from);
+    for (size_t k = from; k < to; ++k)
+      run.push_back({ccc_of(out_[k]), out_[k], kSrc ? (*src_)[k] : 0});
+    std::stable_sort(run.begin(), run.end(),
+                     [](const Mark& a, const Mark& b) { return a.ccc < b.ccc; });
+    for (size_t k = from; k < to; ++k) {
+      out_[k] = run[k - from].cp;
+      if (kSrc) (*src_)[k] = run[k - from].src;
+    }
+  }
+
+  // Canonical composition, in place: a mark joins the last starter unless a
+  // code point between them has ccc 0 or a ccc >= its own (it is "blocked").
+  void compose(size_t base) {
+    size_t n = out_.size(), w = base;
+    size_t starter = SIZE_MAX;
+    bool adjacent = false;  // the last code point written is the starter
+    uint8_t last_ccc = 0;   // ccc of the last code point written otherwise
+    for (size_t r = base; r < n; ++r) {
+      char32_t cp = out_[r];
+      uint32_t p = props(cp);
+      uint8_t cc = static_cast<uint8_t>(p & 0xFF);
+      if (starter != SIZE_MAX && (p & kIsSecond) && (adjacent || last_ccc < cc)) {
+        if (char32_t comp = compose_pair(out_[starter], cp)) {
+          out_[starter] = comp;  // keeps the starter's src
+          continue;
+        }
+      }
+      if (cc == 0) {
+        starter = w;
+        adjacent = true;
+      } else {
+        adjacent = false;
+        last_ccc = cc;
+      }
+      out_[w] = cp;
+      if (kSrc) (*src_)[w] = (*src_)[r];
+      ++w;
+    }
+    out_.resize(w);
+    if (kSrc) src_->resize(w);
+  }
+
+  struct Mark {
+    uint8_t ccc;
+    char32_t cp;
+    uint32_t src;
+  };
+
+  bool compat_, compose_;
+  uint32_t safe_;
+  std::u32string& out_;
+  std::vector<uint32_t>* src_;
+};
+
+uint32_t lower_index(char32_t cp) {
+  if (cp >= kLowerLimit) return 0;
+  uint32_t block = kLowerStage1[cp >> kLowerShift];
+  return kLowerStage2[(block << kLowerShift) | (cp & ((1u << kLowerShift) - 1))];
+}
+
+}  // namespace
+
+void normalize(NormForm form, std::u32string_view in, std::u32string* out,
+               std::vector<uint32_t>* src) {
+  if (src) {
+    Normalizer<true>(form, out, src).run(in);
+  } else {
+    Normalizer<false>(form, out, nullptr).run(in);
+  }
+}
+
+void decompose_canonical(char32_t cp, std::u32string* out) {
+  uint32_t s = cp - kSBase;
+  if (s < kSCount) {
+    out->push_back(kLBase + s / (kVCount * kTCount));
+    out->push_back(kVBase + s % (kVCount * kTCount) / kTCount);
+    if (s % kTCount) out->push_back(kTBase + s % kTCount);
+    return;
+  }
+  size_t len = 0;
+  const char32_t* seq = (props(cp) & kHasCanon)
+      ? find_decomposition(kCanonKeys, kCanonVals, std::size(kCanonKeys), cp, &len)
+      : nullptr;
+  if (seq) {
+    out->append(seq, len);
+  } else {
+    out->push_back(cp);
+  }
+}
+
+uint8_t combining_class(char32_t cp) { return ccc_of(cp); }
+
+void to_lower(char32_t cp, std::u32string* out) {
+  if (cp < 0x80) {
+    out->push_back(cp - U'A' < 26 ? cp + 32 : cp);
+    return;
+  }
+  uint32_t idx = lower_index(cp);
+  if (idx != kLowerMultiMarker) {
+    out->push_back(static_cast<char32_t>(static_cast<int32_t>(cp) + kLowerDeltas[idx]));
+    return;
+  }
+  for (const LowerMulti& m : kLowerMulti) {
+    if (m.cp != cp) continue;
+    for (char32_t c : m.seq)
+      if (c) out->push_back(c);
+    return;
+  }
+}
+
+void to_lower(std::u32string_view in, std::u32string* out, std::vector<uint32_t>* src) {
+  out->clear();
+  out->reserve(in.size());
+  if (src) {
+    src->clear();
+    src->reserve(in.size());
+  }
+  for (size_t i = 0; i < in.size(); ++i) {
+    char32_t cp = in[i];
+    if (cp < 0x80) {
+      out->push_back(cp - U'A' < 26 ? cp + 32 : cp);
+    } else {
+      to_lower(cp, out);
+    }
+    if (src) src->resize(out->size(), static_cast<uint32_t>(i));
+  }
+}
+
+}  // namespace mtok::unicode

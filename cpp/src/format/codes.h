@@ -1,0 +1,73 @@
+// Type codes and tags of the .mtok format (docs/format.md). The Python writer
+// keeps its own copy in src/mtok/format/codes.py; tests/format/test_codes.py
+// checks that the two agree.
+#pragma once
+#include <cstdint>
+
+namespace mtok::codes {
+
+constexpr int kMagic = 430;
+constexpr int kPipelineType = 4;
+constexpr char kExtMagic[8] = {'M', 'T', 'O', 'K', 'E', 'X', 'T', '1'};
+constexpr int kMaxNesting = 16;  // Sequence depth limit (hostile files)
+
+namespace norm {
+constexpr uint8_t kNone = 0, kNfkc = 1, kPrepend = 2, kReplace = 3, kSequence = 4,
+                  kBert = 5, kNfkcTable = 6, kBertNfdTable = 7, kStrip = 8;
+// mtok extensions
+constexpr uint8_t kUnicodeForm = 64, kLowercase = 65, kStripAccents = 66,
+                  kReplaceRegex = 67, kPrecompiled = 68, kBertExact = 69,
+                  kSpmWhitespace = 70;
+}  // namespace norm
+
+namespace pre {
+constexpr uint8_t kNone = 0, kByteLevel = 1, kDigits = 2, kMetaspace = 3, kSplit = 4,
+                  kBert = 5, kSequence = 6;
+constexpr uint8_t kByteLevelFull = 64, kSplitFull = 65, kMetaspaceFull = 66,
+                  kWhitespaceSplit = 67, kWhitespace = 68, kPunctuation = 69,
+                  kCharDelimiter = 70, kUnicodeScripts = 71;
+}  // namespace pre
+
+// Split behaviours of the extension Split (the seed's Split uses 0 Isolated,
+// 1 Removed, 2 MergedWithPrevious).
+namespace behavior {
+constexpr uint8_t kRemoved = 0, kIsolated = 1, kMergedWithPrevious = 2,
+                  kMergedWithNext = 3, kContiguous = 4;
+}
+
+namespace model {
+constexpr uint8_t kBpe = 0, kWordPiece = 1, kUnigram = 2;
+constexpr uint8_t kBpeFull = 64, kWordPieceFull = 65, kUnigramFull = 66;
+// kBpeFull flag bits
+constexpr uint8_t kBpeIgnoreMerges = 1, kBpeFuseUnk = 2, kBpeRankMerges = 4, kBpeHasUnk = 8;
+}  // namespace model
+
+namespace dec {
+constexpr uint8_t kByteLevel = 0, kByteFallback = 1, kMetaspace = 2, kWordPiece = 3,
+                  kFuse = 4, kReplace = 5, kStrip = 6, kSequence = 7;
+constexpr uint8_t kNone = 64, kMetaspaceFull = 65, kReplaceRegex = 66, kCtc = 67,
+                  kBpeSuffix = 68;
+}  // namespace dec
+
+namespace post {
+constexpr uint8_t kNone = 0, kTemplate = 1, kBert = 2, kRoberta = 3, kByteLevel = 4,
+                  kSequence = 5;
+// Template items
+constexpr uint8_t kItemA = 0, kItemB = 1, kItemSpecial = 2;
+// MNN's single-sequence program after BOS
+constexpr uint8_t kOpSequenceA = 0, kOpSpecialToken = 1;
+}  // namespace post
+
+// Extension trailer section tags (4 ASCII bytes, read as little-endian u32).
+constexpr uint32_t Tag(const char (&s)[5]) {
+  return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 |
+         uint32_t(uint8_t(s[2])) << 16 | uint32_t(uint8_t(s[3])) << 24;
+}
+namespace tag {
+constexpr uint32_t kAddedFlags = Tag("ATFL");  // per added token: single_word, normalized
+constexpr uint32_t kPost = Tag("POST");        // full post-processor
+constexpr uint32_t kTemplates = Tag("TMPL");   // named chat templates (JSON)
+constexpr uint32_t kMergeResults = Tag("MRGN");  // u32 merged id per merge entry
+}  // namespace tag
+
+}  // namespace mtok::codes

@@ -1,0 +1,44 @@
+// Everything the .mtok reader builds from a file. Owned by a Tokenizer.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "added_tokens/added_tokens.h"
+#include "decoders/decoders.h"
+#include "format/byte_reader.h"
+#include "mtok/tokenizer.h"
+#include "normalizers/normalizers.h"
+#include "pipeline.h"
+#include "pre_tokenizers/pre_tokenizers.h"
+#include "processors/template.h"
+
+namespace mtok {
+
+struct LoadedFile {
+  std::shared_ptr<const Buffer> bytes;
+  TokenizerInfo info;
+  NormalizerPtr normalizer;      // may be null
+  PreTokenizerPtr pre_tokenizer; // may be null
+  std::unique_ptr<Model> model;
+  DecoderPtr decoder;            // null: tokens are joined with spaces
+  std::unique_ptr<AddedVocabulary> added;
+  PostProcessor post;
+};
+
+// Parses and validates the whole file. Never reads outside `bytes`.
+Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* out);
+
+// Section readers (format/read_*.cc).
+Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string* type);
+Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::string* type);
+Status ReadModel(ByteReader& r, std::unique_ptr<Model>* out, std::string* type);
+Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type);
+
+// Compiles a regex from the file, turning a compile error into a FormatError
+// that names the section and offset.
+Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
+                        std::unique_ptr<Regex>* out);
+// Reads [u16 len][bytes] and checks it is valid UTF-8.
+Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
+
+}  // namespace mtok

@@ -1,0 +1,22 @@
+#include "common/utf8.h"
+#include "format/loaded_file.h"
+
+namespace mtok {
+
+Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
+                        std::unique_ptr<Regex>* out) {
+  Status st = Regex::Compile(pattern, out);
+  if (!st.ok()) return r.ErrorAt(offset, "regex " + std::string(pattern) + ": " + st.message());
+  return Status::Ok();
+}
+
+Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field) {
+  size_t at = r.pos();
+  MTOK_RETURN_IF_ERROR(r.Str(s));
+  size_t bad;
+  if (!utf8::validate(*s, &bad))
+    return r.ErrorAt(at + 2 + bad, std::string(field) + " is not valid UTF-8");
+  return Status::Ok();
+}
+
+}  // namespace mtok

@@ -1,0 +1,147 @@
+// Top-level .mtok reader: header, the seed's sections in order, then the
+// optional extension trailer. Every offset is checked before use.
+#include <algorithm>
+
+#include "format/codes.h"
+#include "format/loaded_file.h"
+#include "format/read_header.h"
+#include "format/read_trailer.h"
+
+namespace mtok {
+namespace {
+
+// Runs one section reader and records the section's extent.
+template <typename Fn>
+Status Section(ByteReader& r, LoadedFile* f, const char* name, Fn fn) {
+  r.set_section(name);
+  size_t begin = r.pos();
+  std::string type;
+  MTOK_RETURN_IF_ERROR(fn(&type));
+  f->info.sections.push_back({name, type, begin, r.pos() - begin});
+  return Status::Ok();
+}
+
+Status ReadAddedTokens(ByteReader& r, std::vector<AddedToken>* out) {
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 9));
+  out->reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    AddedToken t;
+    size_t at = r.pos();
+    MTOK_RETURN_IF_ERROR(r.U32(&t.id));
+    MTOK_RETURN_IF_ERROR(r.Bool(&t.special));
+    MTOK_RETURN_IF_ERROR(r.Bool(&t.lstrip));
+    MTOK_RETURN_IF_ERROR(r.Bool(&t.rstrip));
+    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &t.content, "added token content"));
+    if (t.id >= (1u << 24)) return r.ErrorAt(at, "added token id beyond the limit of 2^24");
+    out->push_back(t);
+  }
+  return Status::Ok();
+}
+
+// MNN's single-sequence post-processor program after BOS.
+Status ReadPostProgram(ByteReader& r, PostProcessor* post) {
+  uint16_t n;
+  MTOK_RETURN_IF_ERROR(r.U16(&n));
+  std::vector<TemplateItem> single;
+  for (uint16_t i = 0; i < n; ++i) {
+    size_t at = r.pos();
+    uint8_t op;
+    MTOK_RETURN_IF_ERROR(r.U8(&op));
+    if (op == codes::post::kOpSequenceA) {
+      single.push_back({TemplateItem::kSequenceA, 0, {}});
+    } else if (op == codes::post::kOpSpecialToken) {
+      uint32_t id;
+      MTOK_RETURN_IF_ERROR(r.U32(&id));
+      single.push_back({TemplateItem::kSpecial, 0, {id}});
+    } else {
+      return r.ErrorAt(at, "unknown post-processor op " + std::to_string(op));
+    }
+  }
+  if (n > 0) *post = PostProcessor(single, single);
+  return Status::Ok();
+}
+
+// The normalized form of each added token, for tokens matched after
+// normalization.
+std::vector<std::string> NormalizedForms(const std::vector<AddedToken>& tokens,
+                                         const Normalizer* n) {
+  std::vector<std::string> forms;
+  forms.reserve(tokens.size());
+  for (const AddedToken& t : tokens) {
+    Piece p;
+    p.text = std::string(t.content);
+    if (t.normalized && n != nullptr) n->Normalize(&p);
+    forms.push_back(std::move(p.text));
+  }
+  return forms;
+}
+
+}  // namespace
+
+Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
+  f->bytes = bytes;
+  ByteReader r(bytes->data(), bytes->size());
+  int type;
+  MTOK_RETURN_IF_ERROR(ReadHeader(r, &type, &f->info));
+  if (type != codes::kPipelineType)
+    return r.ErrorAt(0, "tokenizer type " + std::to_string(type) +
+                            " is a legacy text format; convert it with mtok export");
+  f->info.sections.push_back({"header", "", 0, r.pos()});
+
+  MTOK_RETURN_IF_ERROR(Section(r, f, "normalizer", [&](std::string* t) {
+    return ReadNormalizer(r, 0, &f->normalizer, t);
+  }));
+  MTOK_RETURN_IF_ERROR(Section(r, f, "pre_tokenizer", [&](std::string* t) {
+    return ReadPreTokenizer(r, 0, &f->pre_tokenizer, t);
+  }));
+  MTOK_RETURN_IF_ERROR(Section(r, f, "model", [&](std::string* t) {
+    return ReadModel(r, &f->model, t);
+  }));
+  f->info.model_type = f->info.sections.back().type;
+  MTOK_RETURN_IF_ERROR(Section(r, f, "decoder", [&](std::string* t) {
+    return ReadDecoder(r, 0, &f->decoder, t);
+  }));
+  std::vector<AddedToken> added;
+  MTOK_RETURN_IF_ERROR(Section(r, f, "added_tokens", [&](std::string*) {
+    return ReadAddedTokens(r, &added);
+  }));
+
+  // The tail sections are optional: a file may end after any of them.
+  TokenizerInfo& info = f->info;
+  if (!r.at_end()) {
+    MTOK_RETURN_IF_ERROR(Section(r, f, "chat_template", [&](std::string*) {
+      return r.LongStr(&info.chat_template);
+    }));
+  }
+  if (!r.at_end()) {
+    MTOK_RETURN_IF_ERROR(Section(r, f, "eos", [&](std::string*) { return r.Str(&info.eos_token); }));
+  }
+  if (!r.at_end()) {
+    MTOK_RETURN_IF_ERROR(Section(r, f, "flags", [&](std::string*) { return r.U8(&info.flags); }));
+  }
+  if (!r.at_end()) {
+    MTOK_RETURN_IF_ERROR(Section(r, f, "bos", [&](std::string*) { return r.Str(&info.bos_token); }));
+  }
+  if (!r.at_end() && !AtTrailer(r)) {
+    MTOK_RETURN_IF_ERROR(Section(r, f, "post_program", [&](std::string*) {
+      return ReadPostProgram(r, &f->post);
+    }));
+  }
+  Trailer trailer;
+  if (!r.at_end()) {
+    MTOK_RETURN_IF_ERROR(ReadTrailer(r, f, added.size(), &trailer));
+  }
+  for (size_t i = 0; i < added.size() && !trailer.added_flags.empty(); ++i) {
+    added[i].single_word = trailer.added_flags[i] & 1;
+    added[i].normalized = trailer.added_flags[i] & 2;
+  }
+  if (trailer.has_post) f->post = std::move(trailer.post);
+
+  std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());
+  f->added = std::make_unique<AddedVocabulary>(std::move(added), std::move(forms));
+  return Status::Ok();
+}
+
+}  // namespace mtok

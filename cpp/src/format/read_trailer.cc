@@ -1,0 +1,139 @@
+#include "format/read_trailer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "format/codes.h"
+
+namespace mtok {
+namespace {
+
+struct Entry {
+  uint32_t tag, flags;
+  uint64_t offset, size;
+};
+
+std::string TagName(uint32_t tag) {
+  std::string s(4, ' ');
+  for (int i = 0; i < 4; ++i) {
+    char c = static_cast<char>((tag >> (8 * i)) & 0xFF);
+    s[i] = (c >= 0x20 && c < 0x7F) ? c : '?';
+  }
+  return s;
+}
+
+Status ReadTemplateItems(ByteReader& r, std::vector<TemplateItem>* items) {
+  uint16_t n;
+  MTOK_RETURN_IF_ERROR(r.U16(&n));
+  for (uint16_t i = 0; i < n; ++i) {
+    size_t at = r.pos();
+    uint8_t kind;
+    TemplateItem it;
+    MTOK_RETURN_IF_ERROR(r.U8(&kind));
+    MTOK_RETURN_IF_ERROR(r.U32(&it.type_id));
+    if (kind > codes::post::kItemSpecial)
+      return r.ErrorAt(at, "unknown template item kind " + std::to_string(kind));
+    it.kind = static_cast<TemplateItem::Kind>(kind);
+    if (it.kind == TemplateItem::kSpecial) {
+      uint16_t m;
+      MTOK_RETURN_IF_ERROR(r.U16(&m));
+      MTOK_RETURN_IF_ERROR(r.CheckArray(m, 4));
+      it.ids.resize(m);
+      for (uint16_t k = 0; k < m; ++k) MTOK_RETURN_IF_ERROR(r.U32(&it.ids[k]));
+    }
+    items->push_back(std::move(it));
+  }
+  return Status::Ok();
+}
+
+Status ReadPost(ByteReader& r, Trailer* out) {
+  size_t at = r.pos();
+  uint8_t type;
+  MTOK_RETURN_IF_ERROR(r.U8(&type));
+  if (type == codes::post::kNone || type == codes::post::kByteLevel) {
+    out->post = PostProcessor();
+  } else if (type == codes::post::kTemplate) {
+    std::vector<TemplateItem> single, pair;
+    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &single));
+    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &pair));
+    out->post = PostProcessor(std::move(single), std::move(pair));
+  } else {
+    return r.ErrorAt(at, "unknown post-processor type " + std::to_string(type));
+  }
+  out->has_post = true;
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool AtTrailer(const ByteReader& r) {
+  return r.remaining() >= sizeof(codes::kExtMagic) &&
+         std::memcmp(r.data() + r.pos(), codes::kExtMagic, sizeof(codes::kExtMagic)) == 0;
+}
+
+Status ReadTrailer(ByteReader& r, LoadedFile* f, size_t added_count, Trailer* out) {
+  r.set_section("extension trailer");
+  size_t begin = r.pos();
+  if (!AtTrailer(r)) return r.Error("unexpected bytes after the last section");
+  r.seek(r.pos() + sizeof(codes::kExtMagic));
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 24));
+  std::vector<Entry> entries(n);
+  for (Entry& e : entries) {
+    MTOK_RETURN_IF_ERROR(r.U32(&e.tag));
+    MTOK_RETURN_IF_ERROR(r.U32(&e.flags));
+    MTOK_RETURN_IF_ERROR(r.U64(&e.offset));
+    MTOK_RETURN_IF_ERROR(r.U64(&e.size));
+  }
+  const uint64_t table_end = r.pos();
+  f->info.sections.push_back({"extension trailer", "", begin, table_end - begin});
+
+  // Bounds and overlap checks before any payload is read.
+  std::vector<Entry> sorted = entries;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Entry& a, const Entry& b) { return a.offset < b.offset; });
+  uint64_t prev_end = table_end;
+  for (const Entry& e : sorted) {
+    if (e.offset < prev_end)
+      return r.ErrorAt(begin, "section " + TagName(e.tag) + " at offset " +
+                                  std::to_string(e.offset) + " overlaps the table or another section");
+    if (e.offset > r.size() || e.size > r.size() - e.offset)
+      return r.ErrorAt(begin, "section " + TagName(e.tag) + " (offset " + std::to_string(e.offset) +
+                                  ", size " + std::to_string(e.size) + ") runs past the end of the file");
+    prev_end = e.offset + e.size;
+  }
+
+  for (const Entry& e : entries) {
+    ByteReader s(r.data(), e.offset + e.size);
+    s.seek(e.offset);
+    std::string name = "extension section " + TagName(e.tag);
+    s.set_section(name.c_str());
+    f->info.sections.push_back({TagName(e.tag), "", e.offset, e.size});
+    if (e.tag == codes::tag::kAddedFlags) {
+      uint32_t count;
+      MTOK_RETURN_IF_ERROR(s.U32(&count));
+      if (count != added_count)
+        return s.ErrorAt(e.offset, "holds flags for " + std::to_string(count) +
+                                       " added tokens, the file has " + std::to_string(added_count));
+      std::string_view flags;
+      MTOK_RETURN_IF_ERROR(s.Bytes(count, &flags));
+      out->added_flags.assign(flags.begin(), flags.end());
+    } else if (e.tag == codes::tag::kPost) {
+      MTOK_RETURN_IF_ERROR(ReadPost(s, out));
+    } else if (e.tag == codes::tag::kTemplates) {
+      f->info.named_templates_json =
+          std::string_view(reinterpret_cast<const char*>(r.data() + e.offset), e.size);
+      s.seek(e.offset + e.size);
+    } else if (e.flags & 1) {
+      return s.ErrorAt(e.offset, "required section of unknown kind; this file needs a newer mtok");
+    } else {
+      s.seek(e.offset + e.size);  // optional section we do not know: skipped
+    }
+    if (!s.at_end())
+      return s.Error(std::to_string(s.remaining()) + " unread bytes at the end of the section");
+  }
+  return Status::Ok();
+}
+
+}  // namespace mtok

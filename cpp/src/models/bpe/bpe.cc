@@ -1,0 +1,199 @@
+#include "models/bpe/bpe.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <queue>
+
+#include "common/utf8.h"
+
+namespace mtok {
+namespace {
+
+inline uint64_t PairKey(uint32_t a, uint32_t b) { return (uint64_t(a) << 32) | b; }
+
+struct Symbol {
+  uint32_t id;
+  int32_t prev, next;
+  uint32_t begin, end;  // bytes of the piece; end == begin marks a removed symbol
+};
+
+struct Candidate {
+  uint32_t rank;
+  uint32_t pos;
+  uint32_t merged;
+  bool operator>(const Candidate& o) const {
+    return rank != o.rank ? rank > o.rank : pos > o.pos;
+  }
+};
+
+class BpeModel : public Model {
+ public:
+  BpeModel(Vocab vocab, const std::vector<MergeEntry>& merges, BpeOptions opt)
+      : vocab_(std::move(vocab)), opt_(std::move(opt)) {
+    merges_.reserve(merges.size());
+    for (const MergeEntry& m : merges) {
+      merges_.emplace(PairKey(m.left, m.right), std::make_pair(m.rank, m.merged));
+    }
+    char name[8];
+    for (int b = 0; b < 256; ++b) {
+      std::snprintf(name, sizeof(name), "<0x%02X>", b);
+      byte_ids_[b] = vocab_.Find(name, &byte_ids_[b]) ? byte_ids_[b] : kNone;
+    }
+  }
+
+  void Tokenize(const Piece& p, std::vector<Token>* out) const override {
+    const std::string& s = p.text;
+    if (s.empty()) return;
+    uint32_t id;
+    if (opt_.ignore_merges && vocab_.Find(s, &id)) {
+      out->push_back({id, 0, static_cast<uint32_t>(s.size())});
+      return;
+    }
+    std::vector<Symbol> symbols;
+    InitialSymbols(s, &symbols);
+    MergeAll(s, &symbols);
+    for (const Symbol& sym : symbols) {
+      if (sym.id != kRemoved) out->push_back({sym.id, sym.begin, sym.end});
+    }
+  }
+
+  std::string_view IdToToken(uint32_t id) const override { return vocab_.Token(id); }
+  bool TokenToId(std::string_view t, uint32_t* id) const override { return vocab_.Find(t, id); }
+  uint32_t VocabSize() const override { return vocab_.size(); }
+  uint32_t IdLimit() const override { return vocab_.id_limit(); }
+
+ private:
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  static constexpr uint32_t kRemoved = 0xFFFFFFFEu;
+
+  void Push(std::vector<Symbol>* syms, uint32_t id, uint32_t b, uint32_t e) const {
+    int32_t n = static_cast<int32_t>(syms->size());
+    syms->push_back({id, n - 1, n + 1, b, e});
+  }
+
+  // HF BPE::merge_word, first half: one symbol per character, with the
+  // subword prefix/suffix, byte fallback and (fused) unknowns.
+  void InitialSymbols(const std::string& s, std::vector<Symbol>* syms) const {
+    syms->reserve(s.size());
+    bool unk_pending = false;
+    uint32_t unk_begin = 0, unk_end = 0;
+    std::string key;
+    for (size_t i = 0; i < s.size();) {
+      int len;
+      utf8::decode(s, i, &len);
+      size_t e = i + len;
+      bool first = i == 0, last = e == s.size();
+      std::string_view ch(s.data() + i, len);
+      std::string_view lookup = ch;
+      if ((!first && !opt_.continuing_subword_prefix.empty()) ||
+          (last && !opt_.end_of_word_suffix.empty())) {
+        key.clear();
+        if (!first) key += opt_.continuing_subword_prefix;
+        key += ch;
+        if (last) key += opt_.end_of_word_suffix;
+        lookup = key;
+      }
+      uint32_t id;
+      if (vocab_.Find(lookup, &id)) {
+        if (unk_pending) {
+          Push(syms, opt_.unk_id, unk_begin, unk_end);
+          unk_pending = false;
+        }
+        Push(syms, id, static_cast<uint32_t>(i), static_cast<uint32_t>(e));
+      } else if (opt_.byte_fallback && AllBytesKnown(lookup)) {
+        // HF gives each fallback byte a length of 1 (offsets are per byte).
+        uint32_t at = static_cast<uint32_t>(i);
+        for (unsigned char b : lookup) {
+          uint32_t pos = std::min<uint32_t>(at, static_cast<uint32_t>(e));
+          uint32_t end = std::min<uint32_t>(at + 1, static_cast<uint32_t>(e));
+          Push(syms, byte_ids_[b], pos, end);
+          ++at;
+        }
+      } else if (opt_.has_unk) {
+        if (unk_pending && opt_.fuse_unk) {
+          unk_end = static_cast<uint32_t>(e);
+        } else {
+          if (unk_pending) Push(syms, opt_.unk_id, unk_begin, unk_end);
+          unk_pending = true;
+          unk_begin = static_cast<uint32_t>(i);
+          unk_end = static_cast<uint32_t>(e);
+        }
+      }
+      i = e;
+    }
+    if (unk_pending) Push(syms, opt_.unk_id, unk_begin, unk_end);
+    if (!syms->empty()) syms->back().next = -1;
+  }
+
+  bool AllBytesKnown(std::string_view s) const {
+    for (unsigned char b : s) {
+      if (byte_ids_[b] == kNone) return false;
+    }
+    return true;
+  }
+
+  bool FindMerge(const std::string& /*s*/, const Symbol& a, const Symbol& b, uint32_t* rank,
+                 uint32_t* merged) const {
+    if (!opt_.rank_merges) {
+      auto it = merges_.find(PairKey(a.id, b.id));
+      if (it == merges_.end()) return false;
+      *rank = it->second.first;
+      *merged = it->second.second;
+      return true;
+    }
+    // tiktoken: the pair merges when its concatenation is a token.
+    std::string_view ta = vocab_.Token(a.id), tb = vocab_.Token(b.id);
+    std::string cat;
+    cat.reserve(ta.size() + tb.size());
+    cat.append(ta).append(tb);
+    uint32_t id;
+    if (!vocab_.Find(cat, &id)) return false;
+    *rank = id;
+    *merged = id;
+    return true;
+  }
+
+  // HF Word::merge_all: repeatedly merge the lowest-rank pair (leftmost on
+  // ties) using a heap with lazy invalidation.
+  void MergeAll(const std::string& s, std::vector<Symbol>* syms) const {
+    std::vector<Symbol>& sy = *syms;
+    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> queue;
+    uint32_t rank, merged;
+    for (size_t i = 0; i + 1 < sy.size(); ++i) {
+      if (FindMerge(s, sy[i], sy[i + 1], &rank, &merged))
+        queue.push({rank, static_cast<uint32_t>(i), merged});
+    }
+    while (!queue.empty()) {
+      Candidate top = queue.top();
+      queue.pop();
+      Symbol& cur = sy[top.pos];
+      if (cur.id == kRemoved || cur.next < 0) continue;
+      Symbol& right = sy[cur.next];
+      if (!FindMerge(s, cur, right, &rank, &merged) || merged != top.merged) continue;
+      cur.id = top.merged;
+      cur.end = right.end;
+      int32_t right_next = right.next;
+      right.id = kRemoved;
+      cur.next = right_next;
+      if (right_next >= 0) sy[right_next].prev = static_cast<int32_t>(top.pos);
+      if (cur.prev >= 0 && FindMerge(s, sy[cur.prev], cur, &rank, &merged))
+        queue.push({rank, static_cast<uint32_t>(cur.prev), merged});
+      if (cur.next >= 0 && FindMerge(s, cur, sy[cur.next], &rank, &merged))
+        queue.push({rank, top.pos, merged});
+    }
+  }
+
+  Vocab vocab_;
+  BpeOptions opt_;
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> merges_;
+  uint32_t byte_ids_[256];
+};
+
+}  // namespace
+
+std::unique_ptr<Model> MakeBpeModel(Vocab vocab, const std::vector<MergeEntry>& merges,
+                                    BpeOptions options) {
+  return std::make_unique<BpeModel>(std::move(vocab), merges, std::move(options));
+}
+
+}  // namespace mtok

@@ -1,0 +1,33 @@
+// Byte-pair encoding with HF tokenizers' semantics (merges by rank, ties to
+// the leftmost pair), plus tiktoken's rank-of-the-merged-token variant.
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "models/vocab.h"
+#include "pipeline.h"
+
+namespace mtok {
+
+struct BpeOptions {
+  bool byte_fallback = false;
+  bool ignore_merges = false;
+  bool fuse_unk = false;
+  bool has_unk = false;
+  uint32_t unk_id = 0;
+  // tiktoken: a pair may merge when the concatenation is in the vocab; its
+  // rank is the merged token's id. No merges table is stored.
+  bool rank_merges = false;
+  std::string continuing_subword_prefix;
+  std::string end_of_word_suffix;
+};
+
+struct MergeEntry {
+  uint32_t left, right, rank, merged;
+};
+
+std::unique_ptr<Model> MakeBpeModel(Vocab vocab, const std::vector<MergeEntry>& merges,
+                                    BpeOptions options);
+
+}  // namespace mtok

@@ -1,0 +1,29 @@
+// Factories for every normalizer. Each variant lives in its own file.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/regex.h"
+#include "common/unicode_norm.h"
+#include "pipeline.h"
+
+namespace mtok {
+
+using NormalizerPtr = std::unique_ptr<Normalizer>;
+
+NormalizerPtr MakeSequenceNormalizer(std::vector<NormalizerPtr> parts);
+NormalizerPtr MakePrependNormalizer(std::string prepend);
+NormalizerPtr MakeReplaceNormalizer(std::string pattern, std::string content);
+NormalizerPtr MakeRegexReplaceNormalizer(std::unique_ptr<Regex> pattern, std::string content);
+NormalizerPtr MakeStripNormalizer(bool left, bool right);
+NormalizerPtr MakeUnicodeFormNormalizer(unicode::NormForm form);
+NormalizerPtr MakeLowercaseNormalizer();
+NormalizerPtr MakeStripAccentsNormalizer();
+// MNN's per-code-point table (seed codes 6 and 7): each code point found in
+// the table is replaced by its entry; no composition across code points.
+NormalizerPtr MakeCodePointTableNormalizer(std::vector<std::pair<char32_t, std::string_view>> table);
+NormalizerPtr MakeBertNormalizer(bool clean_text, bool handle_chinese_chars, bool strip_accents,
+                                 bool lowercase);
+
+}  // namespace mtok

@@ -1,0 +1,13 @@
+#include "pipeline.h"
+
+namespace mtok {
+
+Piece SubPiece(const Piece& p, size_t b, size_t e) {
+  Piece s;
+  s.text.assign(p.text, b, e - b);
+  if (!p.align.empty()) s.align.assign(p.align.begin() + b, p.align.begin() + e);
+  s.word = p.word;
+  return s;
+}
+
+}  // namespace mtok

@@ -1,0 +1,110 @@
+// The data that flows between pipeline stages, and the stage interfaces.
+//
+// A Piece is a run of text plus, when offsets are tracked, the span of the
+// original input that each of its bytes came from. Normalizers rewrite a
+// piece, pre-tokenizers split pieces, the model turns a piece into tokens.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mtok/status.h"
+
+namespace mtok {
+
+struct Span {
+  uint32_t begin = 0, end = 0;
+};
+
+struct Piece {
+  std::string text;
+  std::vector<Span> align;  // per byte of text; empty when offsets are not tracked
+  int64_t added_id = -1;    // >= 0: an added token, passed through untouched
+  uint32_t word = 0;        // index of the pre-token (for word ids)
+};
+
+// Appends output text with the original span it stands for. Keeps `align`
+// in step with `text` when tracking is on.
+class PieceBuilder {
+ public:
+  explicit PieceBuilder(bool track) : track_(track) {}
+  void Append(std::string_view s, Span src) {
+    out_.text.append(s);
+    if (track_) out_.align.insert(out_.align.end(), s.size(), src);
+  }
+  // Copies bytes [b, e) of `from`, keeping their alignment.
+  void Copy(const Piece& from, size_t b, size_t e) {
+    out_.text.append(from.text, b, e - b);
+    if (track_) out_.align.insert(out_.align.end(), from.align.begin() + b, from.align.begin() + e);
+  }
+  Span SpanOf(const Piece& from, size_t b, size_t e) const {
+    if (!track_ || from.align.empty() || b >= e) return Span{};
+    return Span{from.align[b].begin, from.align[e - 1].end};
+  }
+  bool track() const { return track_; }
+  Piece& piece() { return out_; }
+  Piece Take() { return std::move(out_); }
+
+ private:
+  bool track_;
+  Piece out_;
+};
+
+// Sub-piece [b, e) of p, keeping alignment.
+Piece SubPiece(const Piece& p, size_t b, size_t e);
+
+struct Token {
+  uint32_t id;
+  uint32_t begin, end;  // byte range in the piece text the model saw
+};
+
+class Normalizer {
+ public:
+  virtual ~Normalizer() = default;
+  // Rewrites p in place (text and, when tracked, align).
+  virtual void Normalize(Piece* p) const = 0;
+};
+
+class PreTokenizer {
+ public:
+  virtual ~PreTokenizer() = default;
+  // Splits or rewrites every piece whose added_id < 0; others pass through.
+  virtual void Apply(std::vector<Piece>* pieces) const = 0;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual void Tokenize(const Piece& p, std::vector<Token>* out) const = 0;
+  virtual std::string_view IdToToken(uint32_t id) const = 0;  // empty when unknown
+  virtual bool TokenToId(std::string_view token, uint32_t* id) const = 0;
+  virtual uint32_t VocabSize() const = 0;  // number of entries in the model vocab
+  virtual uint32_t IdLimit() const = 0;    // 1 + the largest id of the model vocab
+};
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+  // Rewrites the token strings in place (HF decode_chain semantics).
+  virtual void Decode(std::vector<std::string>* tokens) const = 0;
+};
+
+// Applies fn(piece, out) to every piece with added_id < 0, replacing it with
+// whatever fn appended; other pieces are moved through unchanged.
+template <typename Fn>
+void SplitEach(std::vector<Piece>* pieces, Fn fn) {
+  std::vector<Piece> out;
+  out.reserve(pieces->size() * 2);
+  for (Piece& p : *pieces) {
+    if (p.added_id >= 0) {
+      out.push_back(std::move(p));
+    } else {
+      fn(p, &out);
+    }
+  }
+  pieces->swap(out);
+}
+
+}  // namespace mtok

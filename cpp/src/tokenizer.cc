@@ -1,0 +1,125 @@
+// Wires the stages together (HF order): added tokens on raw text, then per
+// segment normalization and normalized added tokens, pre-tokenization, the
+// model, post-processing. Nothing algorithmic lives here.
+#include "mtok/tokenizer.h"
+
+#include "format/loaded_file.h"
+#include "processors/template.h"
+
+namespace mtok {
+
+Tokenizer::Tokenizer() : f_(std::make_unique<LoadedFile>()) {}
+Tokenizer::~Tokenizer() = default;
+
+Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out) {
+  std::unique_ptr<Tokenizer> t(new Tokenizer());
+  MTOK_RETURN_IF_ERROR(ReadMtok(std::move(bytes), t->f_.get()));
+  *out = std::move(t);
+  return Status::Ok();
+}
+
+Status Tokenizer::Encode(std::string_view text, const EncodeOptions& opt, Encoding* out) const {
+  std::vector<Piece> pieces(1);
+  pieces[0].text.assign(text);
+  if (text.empty()) pieces.clear();
+  const LoadedFile& f = *f_;
+  const bool split_added = opt.added != EncodeOptions::Added::kNone;
+  std::vector<bool> mask;
+  if (opt.added == EncodeOptions::Added::kAllowed) mask = f.added->MaskOf(opt.allowed_ids);
+  const std::vector<bool>* allowed = opt.added == EncodeOptions::Added::kAllowed ? &mask : nullptr;
+  if (split_added) f.added->Split(&pieces, /*normalized=*/false, allowed);
+  for (Piece& p : pieces) {
+    if (p.added_id < 0 && f.normalizer) f.normalizer->Normalize(&p);
+  }
+  if (split_added) f.added->Split(&pieces, /*normalized=*/true, allowed);
+  if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
+
+  Encoding seq;
+  std::vector<Token> tokens;
+  for (const Piece& p : pieces) {
+    if (p.added_id >= 0) {
+      seq.ids.push_back(static_cast<uint32_t>(p.added_id));
+      seq.special_mask.push_back(0);
+      continue;
+    }
+    if (p.text.empty()) continue;
+    tokens.clear();
+    f.model->Tokenize(p, &tokens);
+    for (const Token& t : tokens) {
+      seq.ids.push_back(t.id);
+      seq.special_mask.push_back(0);
+    }
+  }
+  f.post.Process(seq, nullptr, opt.add_special_tokens, out);
+  return Status::Ok();
+}
+
+Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
+                            std::vector<uint32_t>* ids) const {
+  Encoding e;
+  MTOK_RETURN_IF_ERROR(Encode(text, opt, &e));
+  ids->swap(e.ids);
+  return Status::Ok();
+}
+
+bool Tokenizer::IdToToken(uint32_t id, std::string* token) const {
+  if (const AddedToken* t = f_->added->ById(id)) {
+    token->assign(t->content);
+    return true;
+  }
+  std::string_view s = f_->model->IdToToken(id);
+  if (s.data() == nullptr) return false;
+  token->assign(s);
+  return true;
+}
+
+bool Tokenizer::TokenToId(std::string_view token, uint32_t* id) const {
+  if (const AddedToken* t = f_->added->ByContent(token)) {
+    *id = t->id;
+    return true;
+  }
+  return f_->model->TokenToId(token, id);
+}
+
+uint32_t Tokenizer::VocabSize(bool with_added) const {
+  uint32_t n = f_->model->VocabSize();
+  if (!with_added) return n;
+  // HF counts the union of model token strings and added token contents.
+  uint32_t unused;
+  for (const AddedToken& t : f_->added->tokens()) {
+    if (!f_->model->TokenToId(t.content, &unused)) ++n;
+  }
+  return n;
+}
+
+bool Tokenizer::IsSpecial(uint32_t id) const {
+  const AddedToken* t = f_->added->ById(id);
+  return t != nullptr && t->special;
+}
+
+std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_tokens) const {
+  std::vector<std::string> tokens;
+  tokens.reserve(n);
+  std::string tok;
+  for (size_t i = 0; i < n; ++i) {
+    if (!IdToToken(ids[i], &tok)) continue;  // HF drops unknown ids
+    if (skip_special_tokens && f_->added->IsSpecialContent(tok)) continue;
+    tokens.push_back(tok);
+  }
+  std::string out;
+  if (f_->decoder) {
+    f_->decoder->Decode(&tokens);
+    for (const std::string& t : tokens) out += t;
+  } else {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (i) out += ' ';
+      out += tokens[i];
+    }
+  }
+  return out;
+}
+
+const TokenizerInfo& Tokenizer::info() const { return f_->info; }
+const Buffer& Tokenizer::bytes() const { return *f_->bytes; }
+
+}  // namespace mtok

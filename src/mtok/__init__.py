@@ -1,0 +1,20 @@
+"""mtok: exact, fast tokenizers with one C++ core.
+
+Load any tokenizer file with ``mtok.Tokenizer.from_file(path)``; use OpenAI
+encodings offline with ``mtok.get_encoding(name)``.
+"""
+
+from .errors import EncodeError, FormatError, MtokError, TemplateError
+from .tokenizer import Tokenizer
+from .encodings import get_encoding, list_encoding_names
+
+__all__ = [
+    "Tokenizer",
+    "get_encoding",
+    "list_encoding_names",
+    "MtokError",
+    "FormatError",
+    "EncodeError",
+    "TemplateError",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,127 @@
+"""Writes the model section from an HF-style model spec."""
+
+from ..errors import FormatError
+from .binary import ByteWriter
+from .codes import MAX_TOKEN_ID, Model
+
+
+def sorted_vocab(vocab: dict, where: str):
+    """Vocab entries sorted by token (code point order = UTF-8 byte order),
+    as the seed's binary search expects; checks ids."""
+    items = sorted(vocab.items())
+    seen = set()
+    for token, tid in items:
+        if not isinstance(tid, int) or tid < 0 or tid >= MAX_TOKEN_ID:
+            raise FormatError(f"{where}: token {token!r} has invalid id {tid!r}")
+        if tid in seen:
+            raise FormatError(f"{where}: id {tid} is used by two tokens")
+        seen.add(tid)
+    return items
+
+
+def _merge_pairs(model: dict):
+    """Yields (left, right) strings of the HF merges list."""
+    for i, m in enumerate(model.get("merges", [])):
+        if isinstance(m, str):
+            parts = m.split(" ")
+            if len(parts) != 2:
+                raise FormatError(f"BPE merge {i} ({m!r}) is not two tokens separated by a space")
+            yield parts[0], parts[1]
+        elif isinstance(m, (list, tuple)) and len(m) == 2:
+            yield m[0], m[1]
+        else:
+            raise FormatError(f"BPE merge {i} ({m!r}) is neither 'a b' nor ['a', 'b']")
+
+
+def _bpe_merges(model: dict, vocab: dict):
+    """HF's merge map: (left id, right id) -> (rank, merged id); a repeated
+    pair keeps its last rank, as HF's map does."""
+    prefix_len = len(model.get("continuing_subword_prefix") or "")
+    table = {}
+    for rank, (a, b) in enumerate(_merge_pairs(model)):
+        try:
+            key = (vocab[a], vocab[b])
+        except KeyError as e:
+            raise FormatError(f"BPE merge {rank} ({a!r} {b!r}): token {e.args[0]!r} is not in the vocab") from None
+        merged = a + b[prefix_len:]
+        if merged not in vocab:
+            raise FormatError(f"BPE merge {rank} ({a!r} {b!r}): {merged!r} is not in the vocab")
+        table[key] = (rank, vocab[merged])
+    return table
+
+
+def _bpe(w: ByteWriter, model: dict) -> None:
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict):
+        raise FormatError("BPE model: vocab must be an object of token -> id")
+    if model.get("dropout") not in (None, 0, 0.0):
+        raise FormatError("BPE model: dropout is random; mtok only runs deterministic BPE (dropout null)")
+    rank_merges = bool(model.get("mtok_rank_merges"))
+    merges = {} if rank_merges else _bpe_merges(model, vocab)
+    unk = model.get("unk_token")
+    if unk is not None and unk not in vocab:
+        raise FormatError(f"BPE model: unk_token {unk!r} is not in the vocab")
+    prefix = model.get("continuing_subword_prefix") or ""
+    suffix = model.get("end_of_word_suffix") or ""
+    ignore_merges = bool(model.get("ignore_merges", False))
+    fuse_unk = bool(model.get("fuse_unk", False))
+    full = ignore_merges or unk is not None or prefix or suffix or rank_merges or fuse_unk
+    items = sorted_vocab(vocab, "BPE vocab")
+
+    w.u8(Model.BPE_FULL if full else Model.BPE)
+    w.u32(len(items))
+    w.flag(model.get("byte_fallback", False))
+    w.u8(0)  # byte_level: mtok pipelines map bytes in the ByteLevel pre-tokenizer
+    w.u32(len(merges))
+    if full:
+        flags = 0
+        if ignore_merges:
+            flags |= Model.BPE_IGNORE_MERGES
+        if fuse_unk:
+            flags |= Model.BPE_FUSE_UNK
+        if rank_merges:
+            flags |= Model.BPE_RANK_MERGES
+        if unk is not None:
+            flags |= Model.BPE_HAS_UNK
+        w.u8(flags)
+        w.u32(vocab[unk] if unk is not None else 0)
+        w.str(prefix, "continuing_subword_prefix")
+        w.str(suffix, "end_of_word_suffix")
+    for token, tid in items:
+        w.str(token, "BPE token")
+        w.u32(tid)
+    # Sorted by (left << 32 | right), as the seed specifies.
+    for (left, right), (rank, merged) in sorted(merges.items()):
+        w.u32(left)
+        w.u32(right)
+        w.u32(rank)
+        if full:
+            w.u32(merged)
+
+
+# model type -> writer(w, model spec)
+WRITERS = {"BPE": _bpe}
+
+
+def infer_model_type(model: dict) -> str:
+    """Old tokenizer.json files have no "type" under "model"."""
+    if "type" in model:
+        return model["type"]
+    vocab = model.get("vocab")
+    if isinstance(vocab, list):
+        return "Unigram"
+    if "merges" in model:
+        return "BPE"
+    if "continuing_subword_prefix" in model or "max_input_chars_per_word" in model:
+        return "WordPiece"
+    if isinstance(vocab, dict):
+        return "WordLevel"
+    raise FormatError("model: no \"type\" and no vocab to infer it from")
+
+
+def write_model(w: ByteWriter, model: dict) -> None:
+    kind = infer_model_type(model)
+    writer = WRITERS.get(kind)
+    if writer is None:
+        raise FormatError(f"model type {kind!r} is not supported by mtok")
+    writer(w, model)

@@ -1,0 +1,106 @@
+"""Writes a tokenizer spec as .mtok bytes (layout: docs/format.md).
+
+A spec is a tokenizer.json-shaped dict (normalizer, pre_tokenizer, model,
+decoder, post_processor, added_tokens) plus an optional "mtok" dict with what
+tokenizer.json does not hold: chat templates, eos/bos text, stop ids and
+flags. Every importer produces a spec; this module is the only writer.
+"""
+
+import json
+
+from ..errors import FormatError
+from .binary import ByteWriter
+from .codes import EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
+from .decoders import write_decoder
+from .models import write_model
+from .normalizers import write_normalizer
+from .post import prefix_ids, template_of, write_mnn_program, write_post_section
+from .pre_tokenizers import write_pre_tokenizer
+
+
+def _added_tokens(spec):
+    tokens = spec.get("added_tokens") or []
+    for t in tokens:
+        if not isinstance(t.get("id"), int) or not 0 <= t["id"] < MAX_TOKEN_ID:
+            raise FormatError(f"added token {t.get('content')!r} has invalid id {t.get('id')!r}")
+        if not isinstance(t.get("content"), str) or not t["content"]:
+            raise FormatError(f"added token {t.get('id')} has empty or missing content")
+    return tokens
+
+
+def _header(spec, tokens, template) -> bytes:
+    extra = spec.get("mtok", {})
+    special = []
+    for t in tokens:
+        if t.get("special") and t["id"] not in special:
+            special.append(t["id"])
+    stop = list(extra.get("stop_ids", []))
+    prefix = prefix_ids(template)
+    ids = " ".join(str(i) for i in special + stop + prefix)
+    return f"{MAGIC} {PIPELINE_TYPE}\n{len(special)} {len(stop)} {len(prefix)}\n{ids}\n".encode()
+
+
+def _trailer(w: ByteWriter, sections) -> None:
+    """The extension trailer: magic, table, then 8-aligned payloads."""
+    w.raw(EXT_MAGIC)
+    w.u32(len(sections))
+    table_at = len(w)
+    for _ in sections:
+        w.raw(b"\0" * 24)
+    entries = []
+    for tag, flags, payload in sections:
+        w.align(8)
+        entries.append((tag, flags, len(w), len(payload)))
+        w.raw(payload)
+    table = ByteWriter()
+    for tag, flags, offset, size in entries:
+        table.u32(tag)
+        table.u32(flags)
+        table.u64(offset)
+        table.u64(size)
+    w.buf[table_at:table_at + len(table)] = table.getvalue()
+
+
+def write_mtok(spec: dict) -> bytes:
+    """Serializes a spec. Raises FormatError for anything mtok cannot run
+    exactly."""
+    tokens = _added_tokens(spec)
+    template = template_of(spec.get("post_processor"))
+    extra = spec.get("mtok", {})
+
+    w = ByteWriter()
+    w.raw(_header(spec, tokens, template))
+    write_normalizer(w, spec.get("normalizer"))
+    write_pre_tokenizer(w, spec.get("pre_tokenizer"))
+    model = spec.get("model")
+    if not isinstance(model, dict):
+        raise FormatError("the spec has no model")
+    write_model(w, model)
+    write_decoder(w, spec.get("decoder"))
+
+    w.u32(len(tokens))
+    for t in tokens:
+        w.u32(t["id"])
+        w.flag(t.get("special", False))
+        w.flag(t.get("lstrip", False))
+        w.flag(t.get("rstrip", False))
+        w.str(t["content"], "added token")
+
+    w.long_str(extra.get("chat_template") or "")
+    w.str(extra.get("eos_token") or "", "eos token")
+    w.u8(1 if extra.get("clean_up_tokenization_spaces") else 0)
+    w.str(extra.get("bos_token") or "", "bos token")
+    write_mnn_program(w, template)
+
+    sections = []
+    flags = bytes((1 if t.get("single_word") else 0) | (2 if t.get("normalized", not t.get("special")) else 0)
+                  for t in tokens)
+    sections.append((Tag.ADDED_FLAGS, 1, len(tokens).to_bytes(4, "little") + flags))
+    post = ByteWriter()
+    write_post_section(post, template)
+    sections.append((Tag.POST, 1, post.getvalue()))
+    named = extra.get("named_templates")
+    if named:
+        sections.append((Tag.TEMPLATES, 0, json.dumps(named, ensure_ascii=False, sort_keys=True).encode()))
+    _trailer(w, sections)
+    return w.getvalue()

@@ -1,0 +1,119 @@
+"""Fixtures for the chat template tests.
+
+The tests use :mod:`mtok.chat` directly (pure Python, no native build needed)
+and compare it with HF transformers where that is installed.
+"""
+
+import datetime as _dt
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+if str(HERE) not in sys.path:  # for chat_cases, whatever pytest's import mode
+    sys.path.insert(0, str(HERE))
+
+
+def _import_mtok_chat():
+    """Import mtok.chat even when the native extension is not built.
+
+    mtok.chat is pure Python, but ``mtok/__init__.py`` imports the native
+    core. If that import fails, register a bare ``mtok`` package (its
+    ``__path__`` only, without running ``__init__``) so the pure-Python
+    subpackages ``mtok.chat`` and ``mtok.errors`` still import.
+    """
+    import importlib
+    import importlib.util
+    import types
+
+    if importlib.util.find_spec("mtok") is None:  # run without PYTHONPATH=src
+        sys.path.insert(0, str(REPO / "src"))
+    try:
+        importlib.import_module("mtok.chat")
+        return
+    except ImportError:
+        for name in [n for n in sys.modules if n == "mtok" or n.startswith("mtok.")]:
+            del sys.modules[name]
+    spec = importlib.util.find_spec("mtok")
+    package = types.ModuleType("mtok", "mtok without its native core (test shim, see tests/chat/conftest.py)")
+    package.__path__ = list(spec.submodule_search_locations)
+    sys.modules["mtok"] = package
+    importlib.import_module("mtok.chat")
+
+
+_import_mtok_chat()
+
+#: ../shared/corpus relative to the repository root (override: MTOK_SHARED_CORPUS).
+CORPUS = Path(os.environ.get("MTOK_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
+TEMPLATE_DIR = CORPUS / "chat_templates"
+TOKENIZER_FILE = CORPUS / "tokenizers" / "llama3" / "tokenizer.json"
+BOS, EOS = "<|begin_of_text|>", "<|eot_id|>"
+
+from chat_cases import FIXED_NOW  # noqa: E402
+
+
+class _FixedDatetime(_dt.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return FIXED_NOW if tz is None else FIXED_NOW.replace(tzinfo=tz)
+
+
+@pytest.fixture(scope="session")
+def hf_tokenizer():
+    """A transformers tokenizer (llama3 tokenizer.json, BOS/EOS set)."""
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    if not TOKENIZER_FILE.is_file():
+        pytest.skip(f"shared corpus tokenizer not found at {TOKENIZER_FILE}")
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_file=str(TOKENIZER_FILE), bos_token=BOS, eos_token=EOS
+    )
+
+
+@pytest.fixture
+def pinned_clock(monkeypatch):
+    """Pin strftime_now(): monkeypatch transformers' clock; return mtok's."""
+    try:
+        import transformers.utils.chat_template_utils as ctu
+    except ImportError:
+        pass
+    else:
+        monkeypatch.setattr(ctu, "datetime", _FixedDatetime)
+    return lambda: FIXED_NOW
+
+
+# ---------------------------------------------------------------------------
+# Parity matrix bookkeeping: each parity test records its outcome here and the
+# summary is printed at the end of the run.
+# ---------------------------------------------------------------------------
+
+PARITY_RESULTS = []
+
+
+@pytest.fixture
+def parity_record():
+    return PARITY_RESULTS.append
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not PARITY_RESULTS:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("mtok chat template parity (vs transformers)")
+    total = len(PARITY_RESULTS)
+    same = sum(1 for r in PARITY_RESULTS if r["identical"])
+    rendered = sum(1 for r in PARITY_RESULTS if r["identical"] and r["outcome"] == "ok")
+    rejected = [r for r in PARITY_RESULTS if r["identical"] and r["outcome"] != "ok"]
+    templates = len({r["template"] for r in PARITY_RESULTS})
+    write(
+        f"{templates} templates, {total} comparisons: {same} identical"
+        f" ({rendered} rendered the same text, {len(rejected)} rejected by both"
+        f" for the same reason), {total - same} different"
+    )
+    reasons = Counter((r["template"], r["reason"]) for r in rejected)
+    for (template, reason), count in sorted(reasons.items()):
+        cases = ", ".join(r["case"] for r in rejected if r["template"] == template and r["reason"] == reason)
+        write(f"  both reject {template} [{cases}]: {reason}")
