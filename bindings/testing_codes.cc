@@ -35,10 +35,16 @@ void bind_testing_codes(nb::module_& m) {
         {"behavior.MERGED_WITH_PREVIOUS", c::behavior::kMergedWithPrevious},
         {"behavior.MERGED_WITH_NEXT", c::behavior::kMergedWithNext},
         {"behavior.CONTIGUOUS", c::behavior::kContiguous},
+        {"pattern.LITERAL", c::pattern::kLiteral}, {"pattern.ONIGURUMA", c::pattern::kOniguruma},
+        {"pattern.RUST", c::pattern::kRust},
         {"model.BPE", c::model::kBpe}, {"model.WORDPIECE", c::model::kWordPiece},
         {"model.UNIGRAM", c::model::kUnigram}, {"model.BPE_FULL", c::model::kBpeFull},
         {"model.WORDPIECE_FULL", c::model::kWordPieceFull},
         {"model.UNIGRAM_FULL", c::model::kUnigramFull},
+        {"model.SENTENCEPIECE_BPE", c::model::kSentencePieceBpe},
+        {"model.PIECE_BYTE_FALLBACK", c::model::kPieceByteFallback},
+        {"model.PIECE_HAS_UNK", c::model::kPieceHasUnk},
+        {"model.PIECE_SENTENCEPIECE", c::model::kPieceSentencePiece},
         {"model.BPE_IGNORE_MERGES", c::model::kBpeIgnoreMerges},
         {"model.BPE_FUSE_UNK", c::model::kBpeFuseUnk},
         {"model.BPE_RANK_MERGES", c::model::kBpeRankMerges},
@@ -49,7 +55,7 @@ void bind_testing_codes(nb::module_& m) {
         {"dec.STRIP", c::dec::kStrip}, {"dec.SEQUENCE", c::dec::kSequence},
         {"dec.NONE", c::dec::kNone}, {"dec.METASPACE_FULL", c::dec::kMetaspaceFull},
         {"dec.REPLACE_REGEX", c::dec::kReplaceRegex}, {"dec.CTC", c::dec::kCtc},
-        {"dec.BPE_SUFFIX", c::dec::kBpeSuffix},
+        {"dec.BPE_SUFFIX", c::dec::kBpeSuffix}, {"dec.SENTENCEPIECE", c::dec::kSentencePiece},
         {"post.NONE", c::post::kNone}, {"post.TEMPLATE", c::post::kTemplate},
         {"post.BERT", c::post::kBert}, {"post.ROBERTA", c::post::kRoberta},
         {"post.BYTE_LEVEL", c::post::kByteLevel}, {"post.SEQUENCE", c::post::kSequence},
@@ -63,6 +69,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.POST"] = c::tag::kPost;
     d["tag.TEMPLATES"] = c::tag::kTemplates;
     d["tag.MERGE_RESULTS"] = c::tag::kMergeResults;
+    d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;
     return d;
   });
 }

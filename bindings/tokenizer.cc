@@ -4,22 +4,15 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
-#include <algorithm>
-#include <thread>
-
-#include "common/utf8.h"
 #include "errors.h"
-#include "mtok/tokenizer.h"
-#include "processors/template.h"
+#include "py_tokenizer.h"
 
 namespace nb = nanobind;
 using mtok::Tokenizer;
+using mtok_py::EncodeConfig;
+using mtok_py::PyTokenizer;
 
 namespace {
-
-struct PyTokenizer {
-  std::unique_ptr<Tokenizer> tok;
-};
 
 PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
   std::unique_ptr<Tokenizer> t;
@@ -32,20 +25,19 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
   return new PyTokenizer{std::move(t)};
 }
 
-std::string_view ViewOf(const nb::bytes& b) { return std::string_view(b.c_str(), b.size()); }
-
 // added_mode: 0 = match every added token, 1 = none, 2 = only allowed_ids.
-mtok::EncodeOptions Options(bool add_special, int added_mode, std::vector<uint32_t> allowed_ids) {
-  mtok::EncodeOptions o;
-  o.add_special_tokens = add_special;
+void SetAdded(mtok::EncodeOptions* o, int added_mode, std::vector<uint32_t> allowed_ids) {
   if (added_mode < 0 || added_mode > 2) throw nb::value_error("added_mode must be 0, 1 or 2");
-  o.added = static_cast<mtok::EncodeOptions::Added>(added_mode);
-  o.allowed_ids = std::move(allowed_ids);
-  return o;
+  o->added = static_cast<mtok::EncodeOptions::Added>(added_mode);
+  o->allowed_ids = std::move(allowed_ids);
 }
 
-std::vector<uint32_t> EncodeView(const PyTokenizer& self, std::string_view s,
-                                 const mtok::EncodeOptions& opt) {
+// Ids only, no truncation or padding: the fast path.
+std::vector<uint32_t> EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
+                                int added_mode, std::vector<uint32_t> allowed_ids) {
+  std::string_view s = mtok_py::ViewText(text);
+  mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
+  SetAdded(&opt, added_mode, std::move(allowed_ids));
   std::vector<uint32_t> ids;
   mtok::Status st;
   {
@@ -56,14 +48,68 @@ std::vector<uint32_t> EncodeView(const PyTokenizer& self, std::string_view s,
   return ids;
 }
 
-std::vector<uint32_t> EncodeBytes(const PyTokenizer& self, nb::bytes data, bool add_special,
-                                  int added_mode, std::vector<uint32_t> allowed_ids) {
-  std::string_view s = ViewOf(data);
-  size_t bad;
-  if (!mtok::utf8::validate(s, &bad))
-    mtok_py::RaiseEncodeError("input is not valid UTF-8 (first bad byte at offset " +
-                              std::to_string(bad) + ")");
-  return EncodeView(self, s, Options(add_special, added_mode, std::move(allowed_ids)));
+mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,
+                          bool add_special, const EncodeConfig* config, bool details) {
+  std::string_view a = mtok_py::ViewText(text);
+  std::string_view b = pair.is_none() ? std::string_view() : mtok_py::ViewText(pair);
+  mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, details);
+  mtok::Encoding out;
+  mtok::Status st;
+  {
+    nb::gil_scoped_release release;
+    st = pair.is_none() ? self.tok->Encode(a, opt, &out) : self.tok->EncodePair(a, b, opt, &out);
+  }
+  mtok_py::Check(st);
+  return out;
+}
+
+// The views of texts and, unless pairs is None, of their pairs.
+struct BatchInput {
+  mtok_py::TextViews texts, pairs;
+  bool has_pairs = false;
+  BatchInput(nb::handle t, nb::handle p) : texts(mtok_py::ViewTexts(t)) {
+    if (!p.is_none()) {
+      pairs = mtok_py::ViewTexts(p);
+      has_pairs = true;
+      if (pairs.views.size() != texts.views.size())
+        throw nb::value_error("texts and pairs must have the same length");
+    }
+  }
+  const std::string_view* pair_data() const { return has_pairs ? pairs.views.data() : nullptr; }
+};
+
+std::vector<mtok::Encoding> EncodeBatchFull(const PyTokenizer& self, nb::handle texts,
+                                            nb::handle pairs, bool add_special,
+                                            const EncodeConfig* config, int threads) {
+  BatchInput in(texts, pairs);
+  mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, true);
+  std::vector<mtok::Encoding> out;
+  mtok::Status st;
+  {
+    nb::gil_scoped_release release;
+    st = self.tok->EncodeBatch(in.texts.views.data(), in.pair_data(), in.texts.views.size(), opt,
+                               threads, &out);
+  }
+  mtok_py::Check(st);
+  return out;
+}
+
+std::vector<std::vector<uint32_t>> EncodeBatchIds(const PyTokenizer& self, nb::handle texts,
+                                                  nb::handle pairs, bool add_special,
+                                                  const EncodeConfig* config, int threads,
+                                                  int added_mode, std::vector<uint32_t> allowed_ids) {
+  BatchInput in(texts, pairs);
+  mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, false);
+  SetAdded(&opt, added_mode, std::move(allowed_ids));
+  std::vector<std::vector<uint32_t>> out;
+  mtok::Status st;
+  {
+    nb::gil_scoped_release release;
+    st = self.tok->EncodeBatchIds(in.texts.views.data(), in.pair_data(), in.texts.views.size(),
+                                  opt, threads, &out);
+  }
+  mtok_py::Check(st);
+  return out;
 }
 
 nb::dict Info(const PyTokenizer& self) {
@@ -75,7 +121,7 @@ nb::dict Info(const PyTokenizer& self) {
   d["chat_template"] = nb::str(i.chat_template.data(), i.chat_template.size());
   d["eos_token"] = nb::str(i.eos_token.data(), i.eos_token.size());
   d["bos_token"] = nb::str(i.bos_token.data(), i.bos_token.size());
-  d["named_templates_json"] = nb::str(i.named_templates_json.data(), i.named_templates_json.size());
+  d["chat_json"] = nb::str(i.chat_json.data(), i.chat_json.size());
   d["flags"] = i.flags;
   d["model_type"] = i.model_type;
   nb::list sections;
@@ -91,41 +137,15 @@ nb::dict Info(const PyTokenizer& self) {
   return d;
 }
 
-// Encodes texts on `threads` native threads with the GIL released once.
-std::vector<std::vector<uint32_t>> EncodeBatch(const PyTokenizer& self,
-                                               const std::vector<std::string>& texts,
-                                               bool add_special, int threads, int added_mode,
-                                               std::vector<uint32_t> allowed_ids) {
-  mtok::EncodeOptions opt = Options(add_special, added_mode, std::move(allowed_ids));
-  std::vector<std::vector<uint32_t>> out(texts.size());
-  std::vector<mtok::Status> errors(texts.size());
-  {
-    nb::gil_scoped_release release;
-    size_t n = texts.size();
-    int workers = std::max(1, std::min<int>(threads, static_cast<int>(n)));
-    auto work = [&](int w) {
-      for (size_t i = w; i < n; i += workers) {
-        errors[i] = self.tok->EncodeIds(texts[i], opt, &out[i]);
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& t : pool) t.join();
-  }
-  for (const auto& st : errors) mtok_py::Check(st);
-  return out;
-}
-
 }  // namespace
 
+void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
+
 void bind_tokenizer(nb::module_& m) {
-  nb::class_<PyTokenizer>(m, "Tokenizer")
-      .def_static("from_bytes",
-                  [](nb::bytes data) {
-                    return Load(mtok::Buffer::Copy(data.c_str(), data.size()));
-                  },
-                  nb::arg("data"), "Loads a tokenizer from .mtok bytes (copied).")
+  auto cls = nb::class_<PyTokenizer>(m, "Tokenizer");
+  cls.def_static("from_bytes",
+                 [](nb::bytes data) { return Load(mtok::Buffer::Copy(data.c_str(), data.size())); },
+                 nb::arg("data"), "Loads a tokenizer from .mtok bytes (copied).")
       .def_static("from_file",
                   [](const std::string& path) {
                     std::shared_ptr<const mtok::Buffer> buf;
@@ -133,18 +153,19 @@ void bind_tokenizer(nb::module_& m) {
                     return Load(std::move(buf));
                   },
                   nb::arg("path"), "Maps a .mtok file and loads it (zero copy).")
-      .def("encode",
-           [](const PyTokenizer& self, std::string_view text, bool add_special, int added_mode,
-              std::vector<uint32_t> allowed_ids) {
-             return EncodeView(self, text, Options(add_special, added_mode, std::move(allowed_ids)));
-           },
-           nb::arg("text"), nb::arg("add_special_tokens"), nb::arg("added_mode") = 0,
-           nb::arg("allowed_ids") = std::vector<uint32_t>())
-      .def("encode_bytes", &EncodeBytes, nb::arg("data"), nb::arg("add_special_tokens"),
-           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>())
-      .def("encode_batch", &EncodeBatch, nb::arg("texts"), nb::arg("add_special_tokens"),
-           nb::arg("threads"), nb::arg("added_mode") = 0,
-           nb::arg("allowed_ids") = std::vector<uint32_t>())
+      .def("encode", &EncodeIds, nb::arg("text"), nb::arg("add_special_tokens"),
+           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           "Ids of a str or UTF-8 bytes.")
+      .def("encode_full", &EncodeFull, nb::arg("text"), nb::arg("pair").none(),
+           nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
+           "An Encoding, with truncation and padding from config.")
+      .def("encode_batch", &EncodeBatchIds, nb::arg("texts"), nb::arg("pairs").none(),
+           nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
+           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           "Ids of many texts on native threads, the GIL released once.")
+      .def("encode_batch_full", &EncodeBatchFull, nb::arg("texts"), nb::arg("pairs").none(),
+           nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
+           "Encodings of many texts on native threads, the GIL released once.")
       .def("decode",
            [](const PyTokenizer& self, const std::vector<uint32_t>& ids, bool skip_special) {
              std::string s;
@@ -155,6 +176,17 @@ void bind_tokenizer(nb::module_& m) {
              return s;
            },
            nb::arg("ids"), nb::arg("skip_special_tokens"))
+      .def("decode_batch",
+           [](const PyTokenizer& self, const std::vector<std::vector<uint32_t>>& batch,
+              bool skip_special, int threads) {
+             std::vector<std::string> out;
+             {
+               nb::gil_scoped_release release;
+               out = self.tok->DecodeBatch(batch, skip_special, threads);
+             }
+             return out;
+           },
+           nb::arg("batch"), nb::arg("skip_special_tokens"), nb::arg("threads"))
       .def("id_to_token",
            [](const PyTokenizer& self, uint32_t id) -> nb::object {
              std::string t;
@@ -171,9 +203,12 @@ void bind_tokenizer(nb::module_& m) {
         return self.tok->VocabSize(with_added);
       })
       .def("is_special", [](const PyTokenizer& self, uint32_t id) { return self.tok->IsSpecial(id); })
+      .def("num_special_tokens_to_add",
+           [](const PyTokenizer& self, bool pair) { return self.tok->NumSpecialTokensToAdd(pair); })
       .def("info", &Info)
       .def("to_bytes", [](const PyTokenizer& self) {
         const mtok::Buffer& b = self.tok->bytes();
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
+  bind_batch_numpy(cls);
 }

@@ -7,6 +7,7 @@ Piece SubPiece(const Piece& p, size_t b, size_t e) {
   s.text.assign(p.text, b, e - b);
   if (!p.align.empty()) s.align.assign(p.align.begin() + b, p.align.begin() + e);
   s.word = p.word;
+  s.at_input_start = p.at_input_start && b == 0;
   return s;
 }
 

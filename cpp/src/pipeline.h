@@ -14,6 +14,9 @@
 
 namespace mtok {
 
+class ByteBpe;
+class Regex;
+
 struct Span {
   uint32_t begin = 0, end = 0;
 };
@@ -23,6 +26,7 @@ struct Piece {
   std::vector<Span> align;  // per byte of text; empty when offsets are not tracked
   int64_t added_id = -1;    // >= 0: an added token, passed through untouched
   uint32_t word = 0;        // index of the pre-token (for word ids)
+  bool at_input_start = false;  // starts at offset 0 of the input (Metaspace "first")
 };
 
 // Appends output text with the original span it stands for. Keeps `align`
@@ -67,11 +71,26 @@ class Normalizer {
   virtual void Normalize(Piece* p) const = 0;
 };
 
+// What a pre-tokenizer stage is, for the fast paths that recognise whole
+// pipelines (see byte_level_route.h). Only the shapes they need are named.
+struct PreTokenizerStage {
+  enum Kind : uint8_t { kOther, kSplit, kByteLevel } kind = kOther;
+  const Regex* regex = nullptr;  // kSplit with a regex pattern
+  uint8_t behavior = 0;          // kSplit: a SplitBehavior
+  bool invert = false;           // kSplit
+  bool add_prefix_space = false; // kByteLevel
+  bool use_regex = false;        // kByteLevel
+};
+
 class PreTokenizer {
  public:
   virtual ~PreTokenizer() = default;
   // Splits or rewrites every piece whose added_id < 0; others pass through.
   virtual void Apply(std::vector<Piece>* pieces) const = 0;
+  // Appends the stages this pre-tokenizer runs, in order.
+  virtual void Describe(std::vector<PreTokenizerStage>* out) const {
+    out->push_back(PreTokenizerStage{});
+  }
 };
 
 class Model {
@@ -82,6 +101,11 @@ class Model {
   virtual bool TokenToId(std::string_view token, uint32_t* id) const = 0;
   virtual uint32_t VocabSize() const = 0;  // number of entries in the model vocab
   virtual uint32_t IdLimit() const = 0;    // 1 + the largest id of the model vocab
+  // True when HF's token string for this id is the text it covers rather
+  // than the vocab entry (Unigram's unknown token).
+  virtual bool TokenIsText(uint32_t /*id*/) const { return false; }
+  // The same model on raw bytes, when it is a byte-level BPE (else null).
+  virtual const ByteBpe* byte_bpe() const { return nullptr; }
 };
 
 class Decoder {

@@ -3,6 +3,10 @@
 // model, post-processing. Nothing algorithmic lives here.
 #include "mtok/tokenizer.h"
 
+#include <cstdint>
+
+#include "encoding/encoding_ops.h"
+#include "encoding/offsets.h"
 #include "format/loaded_file.h"
 #include "processors/template.h"
 
@@ -14,13 +18,22 @@ Tokenizer::~Tokenizer() = default;
 Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out) {
   std::unique_ptr<Tokenizer> t(new Tokenizer());
   MTOK_RETURN_IF_ERROR(ReadMtok(std::move(bytes), t->f_.get()));
+  const Tokenizer& self = *t;
+  t->f_->post.ResolveTokens([&](uint32_t id) {
+    std::string s;
+    self.IdToToken(id, &s);
+    return s;
+  });
   *out = std::move(t);
   return Status::Ok();
 }
 
-Status Tokenizer::Encode(std::string_view text, const EncodeOptions& opt, Encoding* out) const {
+Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt,
+                                 uint32_t type_id, Encoding* seq) const {
   std::vector<Piece> pieces(1);
   pieces[0].text.assign(text);
+  pieces[0].at_input_start = true;
+  if (opt.details) pieces[0].align = CharSpans(text);
   if (text.empty()) pieces.clear();
   const LoadedFile& f = *f_;
   const bool split_added = opt.added != EncodeOptions::Added::kNone;
@@ -32,27 +45,76 @@ Status Tokenizer::Encode(std::string_view text, const EncodeOptions& opt, Encodi
     if (p.added_id < 0 && f.normalizer) f.normalizer->Normalize(&p);
   }
   if (split_added) f.added->Split(&pieces, /*normalized=*/true, allowed);
-  if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
 
-  Encoding seq;
-  std::vector<Token> tokens;
-  for (const Piece& p : pieces) {
-    if (p.added_id >= 0) {
-      seq.ids.push_back(static_cast<uint32_t>(p.added_id));
-      seq.special_mask.push_back(0);
-      continue;
+  seq->detailed = opt.details;
+  if (f.route && !opt.details) {
+    for (const Piece& p : pieces) {
+      if (p.added_id >= 0) seq->ids.push_back(static_cast<uint32_t>(p.added_id));
+      else f.route->Encode(p.text, &seq->ids);
     }
-    if (p.text.empty()) continue;
-    tokens.clear();
-    f.model->Tokenize(p, &tokens);
-    for (const Token& t : tokens) {
-      seq.ids.push_back(t.id);
-      seq.special_mask.push_back(0);
+  } else {
+    if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
+    std::unique_ptr<CharOffsets> chars;
+    if (opt.details) chars = std::make_unique<CharOffsets>(text);
+    std::vector<Token> tokens;
+    int32_t word = 0;  // HF word ids: the index of each non-empty final piece
+    for (const Piece& p : pieces) {
+      if (p.text.empty()) continue;
+      if (p.added_id >= 0) {
+        if (opt.details) AppendAddedPiece(p, word, type_id, *chars, seq);
+        else seq->ids.push_back(static_cast<uint32_t>(p.added_id));
+      } else {
+        tokens.clear();
+        f.model->Tokenize(p, &tokens);
+        if (opt.details) {
+          AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
+        } else {
+          for (const Token& t : tokens) seq->ids.push_back(t.id);
+        }
+      }
+      ++word;
     }
   }
-  f.post.Process(seq, nullptr, opt.add_special_tokens, out);
+  if (!opt.details) {
+    seq->type_ids.assign(seq->size(), type_id);
+    seq->special_mask.assign(seq->size(), 0);
+    seq->attention_mask.assign(seq->size(), 1);
+  }
   return Status::Ok();
 }
+
+Status Tokenizer::Encode(std::string_view text, const EncodeOptions& opt, Encoding* out) const {
+  Encoding a;
+  MTOK_RETURN_IF_ERROR(EncodeSequence(text, opt, 0, &a));
+  return PostProcess(&a, nullptr, opt, out);
+}
+
+Status Tokenizer::EncodePair(std::string_view text, std::string_view pair,
+                             const EncodeOptions& opt, Encoding* out) const {
+  Encoding a, b;
+  MTOK_RETURN_IF_ERROR(EncodeSequence(text, opt, 0, &a));
+  MTOK_RETURN_IF_ERROR(EncodeSequence(pair, opt, 1, &b));
+  return PostProcess(&a, &b, opt, out);
+}
+
+// HF post_process: truncate, add special tokens, pad.
+Status Tokenizer::PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt,
+                              Encoding* out) const {
+  if (opt.truncation.enabled) {
+    TruncationParams t = opt.truncation;
+    const size_t added = f_->post.AddedTokens(b != nullptr);
+    if (opt.add_special_tokens && added > 0) {
+      // HF subtracts without a check; a shorter max_length wraps to "no limit".
+      t.max_length = t.max_length >= added ? t.max_length - added : SIZE_MAX;
+    }
+    MTOK_RETURN_IF_ERROR(TruncateEncodings(a, b, t));
+  }
+  f_->post.Process(*a, b, opt.add_special_tokens, out);
+  if (opt.padding.enabled) Pad(out, PadTarget(out->size(), opt.padding), opt.padding);
+  return Status::Ok();
+}
+
+size_t Tokenizer::NumSpecialTokensToAdd(bool pair) const { return f_->post.AddedTokens(pair); }
 
 Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
                             std::vector<uint32_t>* ids) const {

@@ -5,11 +5,15 @@ encodings offline with ``mtok.get_encoding(name)``.
 """
 
 from .errors import EncodeError, FormatError, MtokError, TemplateError
+from ._native import Encoding
+from .decode_stream import DecodeStream
 from .tokenizer import Tokenizer
 from .encodings import get_encoding, list_encoding_names
 
 __all__ = [
     "Tokenizer",
+    "Encoding",
+    "DecodeStream",
     "get_encoding",
     "list_encoding_names",
     "MtokError",

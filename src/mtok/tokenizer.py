@@ -6,8 +6,9 @@ Names follow HF `tokenizers` where a user would look for them.
 import os
 
 from . import _native
-from .errors import FormatError, MtokError, TemplateError
-from .text import call_with_text
+from .errors import MtokError
+from .settings import EncodeSettings, padding_params, truncation_params
+from .text import clean_surrogates
 
 _ENV_THREADS = "MTOK_NUM_THREADS"
 
@@ -39,15 +40,24 @@ class Tokenizer:
         self._native = native
         self._info = native.info()
         self._chat = None
+        self._chat_meta = {}
+        self._settings = EncodeSettings()
 
     # --- construction -------------------------------------------------
     @classmethod
-    def from_file(cls, path, *, pattern: str = None) -> "Tokenizer":
+    def from_file(cls, path, *, pattern: str = None, add_bos: bool = False,
+                  add_eos: bool = False) -> "Tokenizer":
         """Loads a .mtok (memory-mapped), tokenizer.json, SentencePiece
         .model, .tiktoken or MNN .txt file, or a folder holding one.
 
         `pattern` is the split regex for a .tiktoken file that is not one
         of OpenAI's published encodings.
+
+        `add_bos`/`add_eos` are for SentencePiece .model files: by default
+        encode() gives SentencePieceProcessor.encode(text)'s ids (no BOS or
+        EOS); with them, encode(text) adds BOS/EOS as
+        encode(text, add_bos=True, add_eos=True) does (and
+        add_special_tokens=False leaves them out).
         """
         from .convert import resolve_source, to_mtok_bytes
         from .convert.detect import detect_format
@@ -55,7 +65,7 @@ class Tokenizer:
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
             return cls(_native.Tokenizer.from_file(path))
-        return cls.from_bytes(to_mtok_bytes(path, pattern=pattern))
+        return cls.from_bytes(to_mtok_bytes(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Tokenizer":
@@ -76,46 +86,119 @@ class Tokenizer:
         os.replace(tmp, path)
 
     def __reduce__(self):
-        return (Tokenizer.from_bytes, (self.to_bytes(),))
+        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding))
 
     # --- encoding -----------------------------------------------------
-    def encode(self, text, add_special_tokens: bool = True) -> list:
-        """Token ids of `text` (str, or UTF-8 bytes).
+    def encode(self, text, pair=None, *, add_special_tokens: bool = True,
+               return_encoding: bool = False):
+        """Token ids of `text` (str, or UTF-8 bytes), or with
+        ``return_encoding=True`` an :class:`Encoding` (ids, tokens, character
+        offsets, masks, type and word ids, overflowing pieces) as HF's
+        ``encode`` gives. `pair` is a second sequence (Bert/Roberta style).
 
-        A str with lone surrogates has them replaced by U+FFFD first (as
-        tiktoken does); bytes that are not valid UTF-8 raise EncodeError.
+        Truncation and padding set on this object apply. A str with lone
+        surrogates has them replaced by U+FFFD first (as tiktoken does);
+        bytes that are not valid UTF-8 raise EncodeError.
         """
-        ids, raw = call_with_text(self._native.encode, text, bool(add_special_tokens))
-        if raw is not None:
-            return self._native.encode_bytes(raw, bool(add_special_tokens))
-        return ids
+        if isinstance(pair, bool):
+            raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
+        add = bool(add_special_tokens)
+        config = self._settings.native
+        if pair is None and config is None and not return_encoding:
+            return _with_clean_text(self._native.encode, text, add)
+        enc = _with_clean_text(
+            lambda t, p: self._native.encode_full(t, p, add, config, bool(return_encoding)), text, pair)
+        return enc if return_encoding else enc.ids
 
-    def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None) -> list:
-        """Encodes many texts on native threads, releasing the GIL once.
-        Threads default to $MTOK_NUM_THREADS or the number of CPUs."""
-        from .text import clean_surrogates
-
-        batch = []
-        for t in texts:
-            if isinstance(t, (bytes, bytearray)):
-                t = bytes(t).decode("utf-8", "strict")
-            elif not isinstance(t, str):
-                raise TypeError(f"texts must be str or bytes, not {type(t).__name__}")
-            batch.append(t)
+    def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None,
+                     return_encoding: bool = False) -> list:
+        """Encodes many texts (or ``(text, pair)`` tuples) on native threads,
+        releasing the GIL once; ids per text, or Encodings with
+        ``return_encoding=True``. Padding pads to the longest of the batch
+        unless a length is set. Threads default to $MTOK_NUM_THREADS or the
+        number of CPUs."""
+        texts, pairs = _split_pairs(texts)
+        add = bool(add_special_tokens)
         threads = num_threads or default_threads()
-        try:
-            return self._native.encode_batch(batch, bool(add_special_tokens), threads)
-        except (TypeError, UnicodeEncodeError):
-            batch = [clean_surrogates(t) for t in batch]
-            return self._native.encode_batch(batch, bool(add_special_tokens), threads)
+        config = self._settings.native
+        if return_encoding:
+            return _with_clean_batch(
+                lambda t, p: self._native.encode_batch_full(t, p, add, config, threads), texts, pairs)
+        return _with_clean_batch(
+            lambda t, p: self._native.encode_batch(t, p, add, config, threads), texts, pairs)
+
+    def encode_batch_to_numpy(self, texts, add_special_tokens: bool = True, *, padding=None,
+                              num_threads: int = None):
+        """Encodes a batch into numpy arrays that wrap native buffers.
+
+        Padded (``padding=True``, or None with padding enabled): a pair of
+        ``uint32`` matrices ``(ids, attention_mask)`` of shape (n, length),
+        padded as :meth:`enable_padding` says (default: right, pad id 0, to
+        the longest row). Otherwise the ragged pair ``(ids, row_splits)``:
+        all ids in one ``uint32`` array, row i being
+        ``ids[row_splits[i]:row_splits[i + 1]]`` (``row_splits`` is int64).
+        """
+        texts, pairs = _split_pairs(texts)
+        pad = self._settings.padding is not None if padding is None else bool(padding)
+        add = bool(add_special_tokens)
+        threads = num_threads or default_threads()
+        config = self._settings.native
+        return _with_clean_batch(
+            lambda t, p: self._native.encode_batch_numpy(t, p, add, config, threads, pad), texts, pairs)
+
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
+        """How many special tokens the post-processor adds to a single input
+        or to a pair."""
+        return self._native.num_special_tokens_to_add(bool(is_pair))
+
+    # --- truncation and padding (HF names and semantics) ---------------
+    def enable_truncation(self, max_length: int, stride: int = 0, strategy: str = "longest_first",
+                          direction: str = "right") -> None:
+        """Truncates every encode to `max_length` tokens (special tokens
+        included); the cut-off tokens go to ``Encoding.overflowing`` in
+        windows overlapping by `stride`. `strategy` is ``longest_first``,
+        ``only_first`` or ``only_second``; `direction` ``right`` or ``left``."""
+        params = truncation_params(max_length, stride, strategy, direction,
+                                   self.num_special_tokens_to_add(False))
+        self._settings = self._settings.with_truncation(params)
+
+    def no_truncation(self) -> None:
+        """Turns truncation off."""
+        self._settings = self._settings.with_truncation(None)
+
+    @property
+    def truncation(self):
+        """The truncation parameters as HF's dict, or None when off."""
+        t = self._settings.truncation
+        return dict(t) if t else None
+
+    def enable_padding(self, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0,
+                       pad_token: str = "[PAD]", length: int = None,
+                       pad_to_multiple_of: int = None) -> None:
+        """Pads encodings to `length`, or a batch to its longest encoding,
+        rounded up to a multiple of `pad_to_multiple_of` when given."""
+        params = padding_params(direction, pad_id, pad_type_id, pad_token, length, pad_to_multiple_of)
+        self._settings = self._settings.with_padding(params)
+
+    def no_padding(self) -> None:
+        """Turns padding off."""
+        self._settings = self._settings.with_padding(None)
+
+    @property
+    def padding(self):
+        """The padding parameters as HF's dict, or None when off."""
+        p = self._settings.padding
+        return dict(p) if p else None
 
     # --- decoding -----------------------------------------------------
     def decode(self, ids, skip_special_tokens: bool = False) -> str:
         """Text of `ids`. Unknown ids are skipped, as HF does."""
         return self._native.decode([int(i) for i in ids], bool(skip_special_tokens))
 
-    def decode_batch(self, batch, skip_special_tokens: bool = False) -> list:
-        return [self.decode(ids, skip_special_tokens) for ids in batch]
+    def decode_batch(self, batch, skip_special_tokens: bool = False, *, num_threads: int = None) -> list:
+        """Texts of many id lists, decoded on native threads."""
+        rows = [[int(i) for i in ids] for ids in batch]
+        return self._native.decode_batch(rows, bool(skip_special_tokens), num_threads or default_threads())
 
     # --- vocabulary ---------------------------------------------------
     def token_to_id(self, token: str):
@@ -142,6 +225,49 @@ class Tokenizer:
 
     def is_special(self, id: int) -> bool:
         return self._native.is_special(int(id))
+
+    # --- chat templates -----------------------------------------------
+    def _chat_templates(self):
+        if self._chat is None:
+            import json
+
+            from .chat import ChatTemplates
+
+            meta = json.loads(self._info["chat_json"]) if self._info["chat_json"] else {}
+            self._chat_meta = meta
+            value = meta.get("named_templates") or self._info["chat_template"] or None
+            self._chat = ChatTemplates.from_config_value(value)
+        return self._chat
+
+    @property
+    def special_tokens_map(self) -> dict:
+        """The special token texts chat templates see (bos_token, eos_token,
+        ...), from the source's tokenizer_config.json."""
+        self._chat_templates()
+        specials = dict(self._chat_meta.get("special_tokens_map") or {})
+        for key, value in (("bos_token", self.bos_token), ("eos_token", self.eos_token)):
+            if value and key not in specials:
+                specials[key] = value
+        return specials
+
+    def apply_chat_template(self, messages, *, tools=None, documents=None,
+                            add_generation_prompt: bool = False, continue_final_message=False,
+                            chat_template: str = None, tokenize: bool = False, **template_kwargs):
+        """Renders a conversation with the tokenizer's chat template exactly as
+        transformers' ``apply_chat_template`` does (sandboxed jinja2).
+
+        `chat_template` is a template name or template source. With
+        ``tokenize=True`` the rendered text is encoded without adding special
+        tokens, as transformers does. Errors raise TemplateError.
+        """
+        text = self._chat_templates().render(
+            messages, tools=tools, documents=documents,
+            add_generation_prompt=add_generation_prompt,
+            continue_final_message=continue_final_message, chat_template=chat_template,
+            special_tokens_map=self.special_tokens_map, **template_kwargs)
+        if not tokenize:
+            return text
+        return self.encode(text, add_special_tokens=False)
 
     # --- metadata -----------------------------------------------------
     @property
@@ -174,3 +300,39 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"<mtok.Tokenizer {self.model_type} vocab={len(self)}>"
+
+
+def _unpickle(data, truncation, padding):
+    tok = Tokenizer.from_bytes(data)
+    tok._settings = EncodeSettings(truncation, padding)
+    return tok
+
+
+def _with_clean_text(fn, text, *args):
+    """fn(text, *args); a str argument with lone surrogates is retried with
+    them replaced by U+FFFD, as tiktoken does."""
+    try:
+        return fn(text, *args)
+    except UnicodeEncodeError:
+        return fn(*[clean_surrogates(a) if isinstance(a, str) else a for a in (text, *args)])
+
+
+def _with_clean_batch(fn, texts, pairs):
+    try:
+        return fn(texts, pairs)
+    except UnicodeEncodeError:
+        clean = [clean_surrogates(t) if isinstance(t, str) else t for t in texts]
+        if pairs is not None:
+            pairs = [clean_surrogates(t) if isinstance(t, str) else t for t in pairs]
+        return fn(clean, pairs)
+
+
+def _split_pairs(texts):
+    """(texts, pairs or None) from a list of texts or of (text, pair) tuples."""
+    texts = list(texts)
+    is_pair = [isinstance(t, (tuple, list)) for t in texts]
+    if not any(is_pair):
+        return texts, None
+    if not all(is_pair) or any(len(t) != 2 for t in texts):
+        raise TypeError("encode_batch takes texts, or (text, pair) tuples, not a mix")
+    return [t[0] for t in texts], [t[1] for t in texts]

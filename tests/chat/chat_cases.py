@@ -3,6 +3,15 @@ case through transformers and through mtok (shared by the tests)."""
 
 import copy
 import datetime
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+#: ../shared/corpus relative to the repository root (override: MTOK_SHARED_CORPUS).
+CORPUS = Path(os.environ.get("MTOK_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
+TEMPLATE_DIR = CORPUS / "chat_templates"
+TOKENIZER_FILE = CORPUS / "tokenizers" / "llama3" / "tokenizer.json"
+BOS, EOS = "<|begin_of_text|>", "<|eot_id|>"
 
 #: The instant strftime_now() returns in every test (both implementations).
 FIXED_NOW = datetime.datetime(2026, 3, 14, 9, 26, 53)

@@ -5,7 +5,6 @@ and compare it with HF transformers where that is installed.
 """
 
 import datetime as _dt
-import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -47,13 +46,7 @@ def _import_mtok_chat():
 
 _import_mtok_chat()
 
-#: ../shared/corpus relative to the repository root (override: MTOK_SHARED_CORPUS).
-CORPUS = Path(os.environ.get("MTOK_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
-TEMPLATE_DIR = CORPUS / "chat_templates"
-TOKENIZER_FILE = CORPUS / "tokenizers" / "llama3" / "tokenizer.json"
-BOS, EOS = "<|begin_of_text|>", "<|eot_id|>"
-
-from chat_cases import FIXED_NOW  # noqa: E402
+from chat_cases import BOS, EOS, FIXED_NOW, TOKENIZER_FILE  # noqa: E402
 
 
 class _FixedDatetime(_dt.datetime):

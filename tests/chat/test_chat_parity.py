@@ -17,8 +17,15 @@ import datetime
 
 import pytest
 
-from chat_cases import CONVERSATIONS, FIXED_NOW, REQUIRED, run_mtok, run_transformers, short_reason
-from conftest import TEMPLATE_DIR
+from chat_cases import (
+    CONVERSATIONS,
+    FIXED_NOW,
+    REQUIRED,
+    TEMPLATE_DIR,
+    run_mtok,
+    run_transformers,
+    short_reason,
+)
 
 from mtok.chat import ChatTemplates
 
@@ -292,12 +299,23 @@ SEMANTIC_CASES = {
     "message_not_a_dict": (TURNS, {"messages": [USER, "hello"]}),
     "document_not_a_dict": (ECHO, {"messages": [USER], "documents": ["text"]}),
     "tool_not_a_schema": (ECHO, {"messages": [USER], "tools": ["get_weather"]}),
+    "tools_not_iterable": (ECHO, {"messages": [USER], "tools": 5}),
+    "continue_non_string_content": (
+        TURNS,
+        {"messages": [USER, {"role": "assistant", "content": 42}], "continue_final_message": True},
+    ),
+    "continue_string_blocks": (
+        TURNS,
+        {"messages": [USER, {"role": "assistant", "content": ["some text"]}], "continue_final_message": True},
+    ),
     # template features
     "tojson_options": (
         "{{ messages[0]|tojson(indent=2, sort_keys=True) }}|{{ messages[0]|tojson(separators=(',', ':')) }}"
         "|{{ messages[0]|tojson(ensure_ascii=True) }}|{{ 'a<b>&c'|tojson }}",
         {"messages": [{"role": "user", "content": "é \"q\" <b>"}]},
     ),
+    # transformers' tojson takes ensure_ascii first: tojson(2) means ensure_ascii=2, not indent=2
+    "tojson_positional": ("{{ messages[0]|tojson(2) }}", {"messages": [{"role": "user", "content": "é"}]}),
     "dict_global": (
         "{{ dict(a=1, b=[2])|tojson }} {{ dict.fromkeys(['x', 'y'], 0)|tojson }} {{ dict([('k', 'v')]).k }}",
         {"messages": [USER]},

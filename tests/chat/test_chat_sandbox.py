@@ -200,8 +200,16 @@ GROWTH = {
 
 @pytest.mark.parametrize("name", list(GROWTH))
 def test_runaway_growth(name):
-    err = fails(GROWTH[name])
+    # Doubling reaches the default limit (10**8) only after building a value
+    # just under it; a smaller limit keeps this test light on memory.
+    limits = RenderLimits(max_sequence_length=10**6) if name.startswith("doubling") else None
+    err = fails(GROWTH[name], limits=limits)
     assert err.kind == "limit", str(err)
+
+
+def test_doubling_stops_at_the_default_limit():
+    err = fails("{% set ns = namespace(s='ab') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}")
+    assert "more than the limit of 100000000" in str(err)
 
 
 def test_normal_arithmetic_and_strings_still_work():
@@ -240,6 +248,14 @@ def test_limits_apply_per_thread():
     for t in threads:
         t.join()
     assert sorted(results) == ["1"] * 4 + ["limit"] * 4
+
+
+def test_absurdly_nested_input():
+    content = "x"
+    for _ in range(100_000):
+        content = [content]
+    err = fails("{{ messages|length }}", messages=[{"role": "user", "content": content}])
+    assert err.kind == "input" and isinstance(err.cause, RecursionError)
 
 
 # ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import TOKENIZER_FILE
+from chat_cases import TOKENIZER_FILE
 
 from mtok.chat import ChatInputError, ChatInputTypeError, ChatTemplates
 from mtok.errors import MtokError, TemplateError
@@ -111,6 +111,24 @@ def test_each_template_compiles_once(monkeypatch):
         templates.render(USER, chat_template="{{ 'inline' }}")
     assert sorted(calls) == ["<chat template <inline>>", "<chat template default>", "<chat template tool_use>"]
     assert templates.compile(*templates.resolve()) is templates.compile(*templates.resolve())
+
+
+def test_concurrent_first_renders_compile_once(monkeypatch):
+    import threading
+
+    templates = ChatTemplates(NAMED)
+    calls = []
+    real = templates._env.compile_chat_template
+    monkeypatch.setattr(
+        templates._env, "compile_chat_template", lambda source, filename: calls.append(filename) or real(source, filename)
+    )
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(templates.render(USER))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["D1"] * 8 and calls == ["<chat template default>"]
 
 
 def test_inline_cache_is_bounded():

@@ -11,6 +11,9 @@ def small_spec():
         merges.append(f"{a} {b}")
     n = len(vocab)
     return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
         "normalizer": {"type": "Sequence", "normalizers": [
             {"type": "NFC"}, {"type": "Replace", "pattern": {"String": "\t"}, "content": " "}]},
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
@@ -18,8 +21,9 @@ def small_spec():
              "behavior": "Isolated", "invert": False},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
         "model": {"type": "BPE", "vocab": vocab, "merges": merges, "ignore_merges": True,
-                  "dropout": None, "unk_token": None, "byte_fallback": False},
-        "decoder": {"type": "ByteLevel"},
+                  "dropout": None, "unk_token": None, "byte_fallback": False, "fuse_unk": False,
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None},
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
         "post_processor": {"type": "TemplateProcessing",
                            "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
                                       {"Sequence": {"id": "A", "type_id": 0}}],

@@ -13,7 +13,7 @@ def test_codes_agree():
         "max_nesting": codes.MAX_NESTING,
     }
     for group, cls in [("norm", codes.Norm), ("pre", codes.Pre), ("model", codes.Model),
-                       ("dec", codes.Dec), ("post", codes.Post), ("behavior", codes.Behavior),
+                       ("dec", codes.Dec), ("post", codes.Post), ("behavior", codes.Behavior), ("pattern", codes.Pattern),
                        ("tag", codes.Tag)]:
         for key, value in vars(cls).items():
             if key.isupper() and isinstance(value, int):

@@ -57,7 +57,8 @@ def test_random_byte_flips(good):
     (b"431 4\n0 0 0\n\n", "not an MNN tokenizer"),
     (b"430 4\n1 0 0\n\n", "ids line holds 0 ids"),
     (b"430 4\n0 0 0\n\n\x09", "unknown normalizer type 9"),
-    (b"430 4\n0 0 0\n\n\x00\x00\x00\xff\xff\xff\x7f", "run past the end"),
+    (b"430 4\n0 0 0\n\n\x00\x00\x00\xff\xff\xff\x7f", "model at byte 20: unexpected end of file"),
+    (b"430 4\n0 0 0\n\n\x00\x00\x00\xff\xff\xff\x7f\x00\x00\x00\x00\x00\x00", "run past the end"),
     (b"430 0\n0 0 0\n\n", "legacy text format"),
 ])
 def test_messages_name_the_problem(data, message):

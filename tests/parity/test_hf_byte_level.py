@@ -27,7 +27,7 @@ def test_ids(pair, add_special):
     name, ref, ours = pair
     texts = list(corpus.parity_strings())
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=add_special)]
-    actual = ours.encode_batch(texts, add_special)
+    actual = ours.encode_batch(texts, add_special_tokens=add_special)
     assert_same(f"{name} ids special={add_special}", texts, expected, actual)
 
 
@@ -37,7 +37,7 @@ def test_decode(pair, skip_special):
     texts = list(corpus.parity_strings())
     ids = [e.ids for e in ref.encode_batch(texts, add_special_tokens=True)]
     expected = ref.decode_batch(ids, skip_special_tokens=skip_special)
-    actual = ours.decode_batch(ids, skip_special)
+    actual = ours.decode_batch(ids, skip_special_tokens=skip_special)
     assert_same(f"{name} decode skip={skip_special}", texts, expected, actual)
 
 
@@ -47,4 +47,4 @@ def test_special_tokens_as_text(pair):
     contents = [t.content for t in ref.get_added_tokens_decoder().values()][:300]
     texts = contents + [f"a {c} b{c}c" for c in contents]
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=True)]
-    assert_same(f"{name} added tokens", texts, expected, ours.encode_batch(texts, True))
+    assert_same(f"{name} added tokens", texts, expected, ours.encode_batch(texts, add_special_tokens=True))

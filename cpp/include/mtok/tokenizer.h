@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "mtok/buffer.h"
+#include "mtok/encoding.h"
 #include "mtok/status.h"
 
 namespace mtok {
 
-struct Encoding;
 struct LoadedFile;
 
 // One section of the file, for `mtok inspect`.
@@ -25,7 +25,7 @@ struct SectionInfo {
 struct TokenizerInfo {
   std::vector<uint32_t> special_ids, stop_ids, prefix_ids;
   std::string_view chat_template, eos_token, bos_token;
-  std::string_view named_templates_json;  // extension: {"name": "template", ...}
+  std::string_view chat_json;  // extension TMPL: named templates and special token texts (JSON)
   uint8_t flags = 0;
   std::string model_type;
   std::vector<SectionInfo> sections;
@@ -37,6 +37,15 @@ struct EncodeOptions {
   // encode_ordinary), or those whose ids are in `allowed_ids`.
   enum class Added : uint8_t { kAll, kNone, kAllowed } added = Added::kAll;
   std::vector<uint32_t> allowed_ids;
+  // Also fill token strings, word ids and offsets (in characters of the
+  // input, as HF's Python API gives them). Ids-only encodes never pay for it.
+  bool details = false;
+  TruncationParams truncation;
+  // A single encode pads to `length` or to a multiple; a batch to its longest.
+  PaddingParams padding;
+
+  // Only ids, no truncation or padding: the fast paths apply.
+  bool plain() const { return !details && !truncation.enabled && !padding.enabled; }
 };
 
 class Tokenizer {
@@ -44,10 +53,26 @@ class Tokenizer {
   ~Tokenizer();
   static Status Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out);
 
-  // text must be valid UTF-8.
+  // text (and pair) must be valid UTF-8.
   Status Encode(std::string_view text, const EncodeOptions& opt, Encoding* out) const;
+  // A pair of sequences, as HF's encode(sequence, pair).
+  Status EncodePair(std::string_view text, std::string_view pair, const EncodeOptions& opt,
+                    Encoding* out) const;
+  // Encodes texts[i] (with pairs[i] unless pairs is null) on up to `threads`
+  // threads of the shared pool, then pads the batch as HF's encode_batch.
+  // Returns the first error.
+  Status EncodeBatch(const std::string_view* texts, const std::string_view* pairs, size_t n,
+                     const EncodeOptions& opt, int threads, std::vector<Encoding>* out) const;
+  // The same, keeping only the ids of each encoding.
+  Status EncodeBatchIds(const std::string_view* texts, const std::string_view* pairs, size_t n,
+                        const EncodeOptions& opt, int threads,
+                        std::vector<std::vector<uint32_t>>* out) const;
   Status EncodeIds(std::string_view text, const EncodeOptions& opt, std::vector<uint32_t>* ids) const;
   std::string Decode(const uint32_t* ids, size_t n, bool skip_special_tokens) const;
+  std::vector<std::string> DecodeBatch(const std::vector<std::vector<uint32_t>>& batch,
+                                       bool skip_special_tokens, int threads) const;
+  // Special tokens the post-processor adds to a single / pair input.
+  size_t NumSpecialTokensToAdd(bool pair) const;
 
   // Token string for an id (added tokens first, as HF); false if unknown.
   bool IdToToken(uint32_t id, std::string* token) const;
@@ -60,6 +85,9 @@ class Tokenizer {
 
  private:
   Tokenizer();
+  Status EncodeSequence(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
+                        Encoding* seq) const;
+  Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
   std::unique_ptr<LoadedFile> f_;
 };
 

@@ -41,23 +41,37 @@ void CharSet::AddCategories(uint32_t mask) {
 }
 
 void CharSet::AddWhiteSpace() {
-  for (char32_t cp = 0; cp <= 0x3000; ++cp) {
-    if (unicode::is_white_space(cp)) Add(cp);
-  }
+  static const CharSet* white_space = [] {
+    auto* set = new CharSet;
+    for (char32_t cp = 0; cp <= 0x3000; ++cp) {
+      if (unicode::is_white_space(cp)) set->Add(cp);
+    }
+    set->Ranges();  // sort now: later readers share it across threads
+    return set;
+  }();
+  Add(*white_space);
 }
 
 void CharSet::AddWord() {
-  using unicode::Category;
-  uint32_t mask = 0;
-  for (Category c : {Category::Lu, Category::Ll, Category::Lt, Category::Lm, Category::Lo,
-                     Category::Mn, Category::Mc, Category::Me, Category::Nd, Category::Pc}) {
-    mask |= 1u << static_cast<unsigned>(c);
-  }
-  AddCategories(mask);
-  // The rest of Alphabetic (Nl, circled letters) lies below U+1F18A.
-  for (char32_t cp = 0; cp < 0x1F18A; ++cp) {
-    if (unicode::is_word(cp)) Add(cp);
-  }
+  static const CharSet* word = [] {
+    using unicode::Category;
+    auto* set = new CharSet;
+    uint32_t mask = 0;
+    for (Category c : {Category::Lu, Category::Ll, Category::Lt, Category::Lm, Category::Lo,
+                       Category::Mn, Category::Mc, Category::Me, Category::Nd, Category::Pc}) {
+      mask |= 1u << static_cast<unsigned>(c);
+    }
+    set->AddCategories(mask);
+    // The rest of Alphabetic (Nl, circled letters) lies below U+1F18A.
+    for (char32_t cp = 0; cp < 0x1F18A; ++cp) {
+      if (!((mask >> static_cast<unsigned>(unicode::category(cp))) & 1) && unicode::is_word(cp)) {
+        set->Add(cp);
+      }
+    }
+    set->Ranges();  // sort now: later readers share it across threads
+    return set;
+  }();
+  Add(*word);
 }
 
 const std::vector<CodePointRange>& CharSet::Ranges() const {
@@ -148,12 +162,24 @@ CharTable::CharTable(const CharSet& set) {
   constexpr size_t kBlocks = 0x110000 >> 8;
   const auto& rs = set.Ranges();
   index_.resize(kBlocks);
+  // Blocks 0 and 1 are all-clear and all-set; most of the code space is one
+  // or the other, so only blocks that a range boundary crosses are hashed.
+  bits_.assign(8, 0);
+  std::fill(bits_.begin() + 4, bits_.end(), ~uint64_t{0});
   std::map<std::array<uint64_t, 4>, uint16_t> seen;
   size_t r = 0;
   for (size_t b = 0; b < kBlocks; ++b) {
     char32_t lo = static_cast<char32_t>(b << 8), hi = lo + 255;
-    std::array<uint64_t, 4> words = {0, 0, 0, 0};
     while (r < rs.size() && rs[r].last < lo) ++r;
+    if (r == rs.size() || rs[r].first > hi) {
+      index_[b] = 0;
+      continue;
+    }
+    if (rs[r].first <= lo && rs[r].last >= hi) {
+      index_[b] = 1;
+      continue;
+    }
+    std::array<uint64_t, 4> words = {0, 0, 0, 0};
     for (size_t k = r; k < rs.size() && rs[k].first <= hi; ++k) {
       char32_t a = std::max(rs[k].first, lo) - lo, z = std::min(rs[k].last, hi) - lo;
       while (a <= z) {  // whole words at a time
@@ -163,7 +189,7 @@ CharTable::CharTable(const CharSet& set) {
         a = end + 1;
       }
     }
-    auto [it, inserted] = seen.emplace(words, static_cast<uint16_t>(seen.size()));
+    auto [it, inserted] = seen.emplace(words, static_cast<uint16_t>(bits_.size() / 4));
     if (inserted) bits_.insert(bits_.end(), words.begin(), words.end());
     index_[b] = it->second;
   }
@@ -171,6 +197,7 @@ CharTable::CharTable(const CharSet& set) {
   ascii_[1] = bits_[static_cast<size_t>(index_[0]) * 4 + 1];
   for (const CodePointRange& range : rs) {
     for (unsigned byte = lead_byte(range.first); byte <= lead_byte(range.last); ++byte) {
+      if (byte >= 0x80 && byte < 0xC2) continue;  // continuation bytes lead nothing
       lead_[byte >> 6] |= uint64_t{1} << (byte & 63);
     }
   }

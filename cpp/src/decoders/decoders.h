@@ -19,5 +19,19 @@ DecoderPtr MakeFuseDecoder();
 DecoderPtr MakeReplaceDecoder(std::string pattern, std::string content);
 DecoderPtr MakeRegexReplaceDecoder(std::unique_ptr<Regex> pattern, std::string content);
 DecoderPtr MakeStripDecoder(char32_t content, uint32_t start, uint32_t stop);
+// drop_in_first: the prepend scheme is not "never".
+DecoderPtr MakeMetaspaceDecoder(char32_t replacement, bool drop_in_first);
+DecoderPtr MakeWordPieceDecoder(std::string prefix, bool cleanup);
+DecoderPtr MakeCtcDecoder(std::string pad_token, std::string word_delimiter_token, bool cleanup);
+DecoderPtr MakeBpeSuffixDecoder(std::string suffix);
+
+struct SpmDecoderOptions {
+  bool add_dummy_prefix = false;
+  bool remove_extra_whitespaces = false;
+  bool byte_fallback = false;  // "<0xXX>" tokens are byte pieces
+  std::string_view unk_piece, unk_surface;
+  std::vector<std::string_view> control;  // pieces that decode to nothing
+};
+DecoderPtr MakeSentencePieceDecoder(SpmDecoderOptions options);
 
 }  // namespace mtok

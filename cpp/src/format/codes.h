@@ -35,18 +35,25 @@ constexpr uint8_t kRemoved = 0, kIsolated = 1, kMergedWithPrevious = 2,
                   kMergedWithNext = 3, kContiguous = 4;
 }
 
+// Pattern kinds of the extension Split.
+namespace pattern {
+constexpr uint8_t kLiteral = 0, kOniguruma = 1, kRust = 2;
+}
+
 namespace model {
 constexpr uint8_t kBpe = 0, kWordPiece = 1, kUnigram = 2;
-constexpr uint8_t kBpeFull = 64, kWordPieceFull = 65, kUnigramFull = 66;
+constexpr uint8_t kBpeFull = 64, kWordPieceFull = 65, kUnigramFull = 66, kSentencePieceBpe = 67;
 // kBpeFull flag bits
 constexpr uint8_t kBpeIgnoreMerges = 1, kBpeFuseUnk = 2, kBpeRankMerges = 4, kBpeHasUnk = 8;
+// kUnigramFull / kSentencePieceBpe flag bits
+constexpr uint8_t kPieceByteFallback = 1, kPieceHasUnk = 2, kPieceSentencePiece = 4;
 }  // namespace model
 
 namespace dec {
 constexpr uint8_t kByteLevel = 0, kByteFallback = 1, kMetaspace = 2, kWordPiece = 3,
                   kFuse = 4, kReplace = 5, kStrip = 6, kSequence = 7;
 constexpr uint8_t kNone = 64, kMetaspaceFull = 65, kReplaceRegex = 66, kCtc = 67,
-                  kBpeSuffix = 68;
+                  kBpeSuffix = 68, kSentencePiece = 69;
 }  // namespace dec
 
 namespace post {
@@ -68,6 +75,7 @@ constexpr uint32_t kAddedFlags = Tag("ATFL");  // per added token: single_word, 
 constexpr uint32_t kPost = Tag("POST");        // full post-processor
 constexpr uint32_t kTemplates = Tag("TMPL");   // named chat templates (JSON)
 constexpr uint32_t kMergeResults = Tag("MRGN");  // u32 merged id per merge entry
+constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets
 }  // namespace tag
 
 }  // namespace mtok::codes

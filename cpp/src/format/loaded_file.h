@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "added_tokens/added_tokens.h"
+#include "byte_level_route.h"
 #include "decoders/decoders.h"
 #include "format/byte_reader.h"
 #include "mtok/tokenizer.h"
@@ -23,6 +24,7 @@ struct LoadedFile {
   DecoderPtr decoder;            // null: tokens are joined with spaces
   std::unique_ptr<AddedVocabulary> added;
   PostProcessor post;
+  std::unique_ptr<ByteLevelRoute> route;  // fast path for ids, when the pipeline allows
 };
 
 // Parses and validates the whole file. Never reads outside `bytes`.
@@ -37,7 +39,7 @@ Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type)
 // Compiles a regex from the file, turning a compile error into a FormatError
 // that names the section and offset.
 Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
-                        std::unique_ptr<Regex>* out);
+                        RegexDialect dialect, std::unique_ptr<Regex>* out);
 // Reads [u16 len][bytes] and checks it is valid UTF-8.
 Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
 

@@ -4,8 +4,8 @@
 namespace mtok {
 
 Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
-                        std::unique_ptr<Regex>* out) {
-  Status st = Regex::Compile(pattern, out);
+                        RegexDialect dialect, std::unique_ptr<Regex>* out) {
+  Status st = Regex::Compile(pattern, dialect, out);
   if (!st.ok()) return r.ErrorAt(offset, "regex " + std::string(pattern) + ": " + st.message());
   return Status::Ok();
 }

@@ -3,6 +3,32 @@
 #include "format/loaded_file.h"
 
 namespace mtok {
+namespace {
+
+Status ReadSentencePieceDecoder(ByteReader& r, DecoderPtr* out) {
+  size_t at = r.pos();
+  uint8_t flags;
+  MTOK_RETURN_IF_ERROR(r.U8(&flags));
+  if (flags & ~0x07) return r.ErrorAt(at, "unknown SentencePiece decoder flag bits");
+  SpmDecoderOptions opt;
+  opt.add_dummy_prefix = flags & 1;
+  opt.remove_extra_whitespaces = flags & 2;
+  opt.byte_fallback = flags & 4;
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, &opt.unk_piece, "unk piece"));
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, &opt.unk_surface, "unk surface"));
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view c;
+    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &c, "control piece"));
+    opt.control.push_back(c);
+  }
+  *out = MakeSentencePieceDecoder(std::move(opt));
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type) {
   namespace c = codes::dec;
@@ -38,7 +64,7 @@ Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type)
         *out = MakeReplaceDecoder(std::string(pattern), std::string(content));
       } else {
         std::unique_ptr<Regex> re;
-        MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, &re));
+        MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, RegexDialect::kOniguruma, &re));
         *out = MakeRegexReplaceDecoder(std::move(re), std::string(content));
       }
       return Status::Ok();
@@ -74,6 +100,59 @@ Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type)
       *out = MakeSequenceDecoder(std::move(parts));
       return Status::Ok();
     }
+    case c::kMetaspace:
+    case c::kMetaspaceFull: {
+      std::string_view rep;
+      size_t rep_at = r.pos();
+      MTOK_RETURN_IF_ERROR(ReadUtf8(r, &rep, "Metaspace replacement"));
+      if (utf8::count_chars(rep) != 1)
+        return r.ErrorAt(rep_at, "Metaspace replacement must be exactly one character");
+      bool drop_in_first;
+      if (t == c::kMetaspace) {
+        MTOK_RETURN_IF_ERROR(r.Bool(&drop_in_first));  // add_prefix_space
+      } else {
+        size_t s_at = r.pos();
+        uint8_t scheme;
+        bool split;
+        MTOK_RETURN_IF_ERROR(r.U8(&scheme));
+        if (scheme > 2) return r.ErrorAt(s_at, "unknown Metaspace prepend_scheme " + std::to_string(scheme));
+        MTOK_RETURN_IF_ERROR(r.Bool(&split));
+        drop_in_first = scheme != 2;
+      }
+      int len;
+      *type = "Metaspace";
+      *out = MakeMetaspaceDecoder(utf8::decode(rep, 0, &len), drop_in_first);
+      return Status::Ok();
+    }
+    case c::kWordPiece: {
+      std::string_view prefix;
+      bool cleanup;
+      MTOK_RETURN_IF_ERROR(ReadUtf8(r, &prefix, "WordPiece prefix"));
+      MTOK_RETURN_IF_ERROR(r.Bool(&cleanup));
+      *type = "WordPiece";
+      *out = MakeWordPieceDecoder(std::string(prefix), cleanup);
+      return Status::Ok();
+    }
+    case c::kCtc: {
+      std::string_view pad, delimiter;
+      bool cleanup;
+      MTOK_RETURN_IF_ERROR(ReadUtf8(r, &pad, "CTC pad_token"));
+      MTOK_RETURN_IF_ERROR(ReadUtf8(r, &delimiter, "CTC word_delimiter_token"));
+      MTOK_RETURN_IF_ERROR(r.Bool(&cleanup));
+      *type = "CTC";
+      *out = MakeCtcDecoder(std::string(pad), std::string(delimiter), cleanup);
+      return Status::Ok();
+    }
+    case c::kBpeSuffix: {
+      std::string_view suffix;
+      MTOK_RETURN_IF_ERROR(ReadUtf8(r, &suffix, "BPEDecoder suffix"));
+      *type = "BPEDecoder";
+      *out = MakeBpeSuffixDecoder(std::string(suffix));
+      return Status::Ok();
+    }
+    case c::kSentencePiece:
+      *type = "SentencePiece";
+      return ReadSentencePieceDecoder(r, out);
     default:
       return r.ErrorAt(at, "unknown decoder type " + std::to_string(t));
   }

@@ -1,6 +1,10 @@
 // Top-level .mtok reader: header, the seed's sections in order, then the
 // optional extension trailer. Every offset is checked before use.
 #include <algorithm>
+#include <cstring>
+#include <unordered_set>
+
+#include "common/utf8.h"
 
 #include "format/codes.h"
 #include "format/loaded_file.h"
@@ -40,8 +44,43 @@ Status ReadAddedTokens(ByteReader& r, std::vector<AddedToken>* out) {
   return Status::Ok();
 }
 
+// Ids that name a token: model vocab entries and added tokens. Ids in the
+// header and the post-processor must be such ids.
+class KnownIds {
+ public:
+  KnownIds(const Model& model, const std::vector<AddedToken>& added) : model_(model) {
+    for (const AddedToken& t : added) added_.insert(t.id);
+  }
+  bool operator()(uint32_t id) const {
+    return added_.count(id) != 0 || (id < model_.IdLimit() && !model_.IdToToken(id).empty());
+  }
+
+ private:
+  const Model& model_;
+  std::unordered_set<uint32_t> added_;
+};
+
+Status CheckHeaderIds(const ByteReader& r, const TokenizerInfo& info, const KnownIds& known) {
+  // The ids line starts after the first two '\n' (ReadHeader checked them).
+  const uint8_t* d = r.data();
+  size_t at = 0;
+  for (int line = 0; line < 2; ++line)
+    at = static_cast<const uint8_t*>(std::memchr(d + at, '\n', r.size() - at)) - d + 1;
+  ByteReader h(d, r.size());
+  const std::pair<const char*, const std::vector<uint32_t>*> lists[] = {
+      {"special", &info.special_ids}, {"stop", &info.stop_ids}, {"prefix", &info.prefix_ids}};
+  for (const auto& [name, ids] : lists) {
+    for (uint32_t id : *ids) {
+      if (!known(id))
+        return h.ErrorAt(at, std::string(name) + " id " + std::to_string(id) +
+                                 " is neither in the vocab nor an added token");
+    }
+  }
+  return Status::Ok();
+}
+
 // MNN's single-sequence post-processor program after BOS.
-Status ReadPostProgram(ByteReader& r, PostProcessor* post) {
+Status ReadPostProgram(ByteReader& r, const KnownIds& known, PostProcessor* post) {
   uint16_t n;
   MTOK_RETURN_IF_ERROR(r.U16(&n));
   std::vector<TemplateItem> single;
@@ -50,11 +89,14 @@ Status ReadPostProgram(ByteReader& r, PostProcessor* post) {
     uint8_t op;
     MTOK_RETURN_IF_ERROR(r.U8(&op));
     if (op == codes::post::kOpSequenceA) {
-      single.push_back({TemplateItem::kSequenceA, 0, {}});
+      single.push_back({TemplateItem::kSequenceA, 0, {}, {}});
     } else if (op == codes::post::kOpSpecialToken) {
       uint32_t id;
       MTOK_RETURN_IF_ERROR(r.U32(&id));
-      single.push_back({TemplateItem::kSpecial, 0, {id}});
+      if (!known(id))
+        return r.ErrorAt(at + 1, "special token id " + std::to_string(id) +
+                                     " is neither in the vocab nor an added token");
+      single.push_back({TemplateItem::kSpecial, 0, {id}, {}});
     } else {
       return r.ErrorAt(at, "unknown post-processor op " + std::to_string(op));
     }
@@ -108,25 +150,38 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
     return ReadAddedTokens(r, &added);
   }));
 
+  const KnownIds known(*f->model, added);
+  MTOK_RETURN_IF_ERROR(CheckHeaderIds(r, f->info, known));
+
   // The tail sections are optional: a file may end after any of them.
   TokenizerInfo& info = f->info;
   if (!r.at_end()) {
     MTOK_RETURN_IF_ERROR(Section(r, f, "chat_template", [&](std::string*) {
-      return r.LongStr(&info.chat_template);
+      size_t at = r.pos();
+      MTOK_RETURN_IF_ERROR(r.LongStr(&info.chat_template));
+      size_t bad;
+      if (!utf8::validate(info.chat_template, &bad))
+        return r.ErrorAt(at + 4 + bad, "chat template is not valid UTF-8");
+      return Status::Ok();
     }));
   }
+  // Text fields reach Python as str: they must be UTF-8.
   if (!r.at_end()) {
-    MTOK_RETURN_IF_ERROR(Section(r, f, "eos", [&](std::string*) { return r.Str(&info.eos_token); }));
+    MTOK_RETURN_IF_ERROR(Section(r, f, "eos", [&](std::string*) {
+      return ReadUtf8(r, &info.eos_token, "eos token");
+    }));
   }
   if (!r.at_end()) {
     MTOK_RETURN_IF_ERROR(Section(r, f, "flags", [&](std::string*) { return r.U8(&info.flags); }));
   }
   if (!r.at_end()) {
-    MTOK_RETURN_IF_ERROR(Section(r, f, "bos", [&](std::string*) { return r.Str(&info.bos_token); }));
+    MTOK_RETURN_IF_ERROR(Section(r, f, "bos", [&](std::string*) {
+      return ReadUtf8(r, &info.bos_token, "bos token");
+    }));
   }
   if (!r.at_end() && !AtTrailer(r)) {
     MTOK_RETURN_IF_ERROR(Section(r, f, "post_program", [&](std::string*) {
-      return ReadPostProgram(r, &f->post);
+      return ReadPostProgram(r, known, &f->post);
     }));
   }
   Trailer trailer;
@@ -137,10 +192,19 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
     added[i].single_word = trailer.added_flags[i] & 1;
     added[i].normalized = trailer.added_flags[i] & 2;
   }
+  ByteReader post_reader(r.data(), r.size());
+  post_reader.set_section("extension section POST");
+  for (const auto& [at, id] : trailer.post_ids) {
+    if (!known(id))
+      return post_reader.ErrorAt(at, "special token id " + std::to_string(id) +
+                                         " is neither in the vocab nor an added token");
+  }
   if (trailer.has_post) f->post = std::move(trailer.post);
+  if (trailer.trim_offsets) f->post.SetTrimOffsets(trailer.trim_add_prefix_space);
 
   std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());
   f->added = std::make_unique<AddedVocabulary>(std::move(added), std::move(forms));
+  f->route = ByteLevelRoute::Make(f->pre_tokenizer.get(), *f->model);
   return Status::Ok();
 }
 

@@ -11,7 +11,8 @@ namespace {
 Status NextLine(ByteReader& r, std::string_view* line) {
   const char* begin = reinterpret_cast<const char*>(r.data() + r.pos());
   size_t left = r.remaining();
-  const void* nl = std::memchr(begin, '\n', left);
+  // An empty buffer may have a null data pointer, which memchr must not see.
+  const void* nl = left == 0 ? nullptr : std::memchr(begin, '\n', left);
   if (nl == nullptr) return r.Error("header line has no end of line");
   size_t n = static_cast<const char*>(nl) - begin;
   *line = std::string_view(begin, n);

@@ -10,7 +10,8 @@ constexpr uint32_t kMaxTokenId = 1u << 24;
 
 Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint32_t* id) {
   size_t at = r.pos();
-  MTOK_RETURN_IF_ERROR(r.Str(token));
+  // Token strings reach Python (id_to_token, decode): they must be UTF-8.
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, token, "vocab token"));
   MTOK_RETURN_IF_ERROR(r.U32(id));
   if (*id >= kMaxTokenId)
     return r.ErrorAt(at, "token id " + std::to_string(*id) + " is beyond the limit of 2^24");
@@ -74,6 +75,14 @@ Status ReadBpe(ByteReader& r, bool full, std::unique_ptr<Model>* out) {
       MTOK_RETURN_IF_ERROR(r.U32(&m.merged));
       if (!vocab.Has(m.merged))
         return r.ErrorAt(at, "merge " + std::to_string(i) + " produces an id not in the vocab");
+      // HF's rule: left + right without the subword prefix. Anything else
+      // (a merge into a shorter token, a cycle) is not a BPE merge table.
+      std::string_view right = vocab.Token(m.right);
+      size_t cut = opt.continuing_subword_prefix.size();
+      if (right.size() < cut ||
+          vocab.Token(m.merged) != cat.assign(vocab.Token(m.left)).append(right.substr(cut)))
+        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces id " +
+                                 std::to_string(m.merged) + ", which is not its left token followed by its right");
     } else {
       cat.assign(vocab.Token(m.left)).append(vocab.Token(m.right));
       if (!vocab.Find(cat, &m.merged))
@@ -97,13 +106,15 @@ Status ReadModel(ByteReader& r, std::unique_ptr<Model>* out, std::string* type) 
       *type = "BPE";
       return ReadBpe(r, t == c::kBpeFull, out);
     case c::kWordPiece:
-    case c::kWordPieceFull:
       *type = "WordPiece";
-      return ReadWordPiece(r, t == c::kWordPieceFull, out);
+      return ReadWordPiece(r, out);
     case c::kUnigram:
     case c::kUnigramFull:
       *type = "Unigram";
       return ReadUnigram(r, t == c::kUnigramFull, out);
+    case c::kSentencePieceBpe:
+      *type = "BPE";
+      return ReadSentencePieceBpe(r, out);
     default:
       return r.ErrorAt(at, "unknown model type " + std::to_string(t));
   }

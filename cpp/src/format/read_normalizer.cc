@@ -24,6 +24,39 @@ Status ReadTable(ByteReader& r, std::vector<std::pair<char32_t, std::string_view
   return Status::Ok();
 }
 
+// [lstr blob]: empty means no rules.
+Status ReadCharsmap(ByteReader& r, Charsmap* map) {
+  size_t at = r.pos();
+  std::string_view blob;
+  MTOK_RETURN_IF_ERROR(r.LongStr(&blob));
+  std::string error;
+  if (!blob.empty() && !map->Parse(blob, &error)) return r.ErrorAt(at, error);
+  return Status::Ok();
+}
+
+Status ReadSentencePiece(ByteReader& r, NormalizerPtr* out) {
+  size_t at = r.pos();
+  uint8_t flags;
+  MTOK_RETURN_IF_ERROR(r.U8(&flags));
+  if (flags & ~0x0F) return r.ErrorAt(at, "unknown SentencePiece normalizer flag bits");
+  SpmNormalizerOptions opt;
+  opt.add_dummy_prefix = flags & 1;
+  opt.remove_extra_whitespaces = flags & 2;
+  opt.escape_whitespaces = flags & 4;
+  opt.treat_whitespace_as_suffix = flags & 8;
+  MTOK_RETURN_IF_ERROR(ReadCharsmap(r, &opt.charsmap));
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view s;
+    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &s, "user-defined symbol"));
+    opt.user_defined.push_back(s);
+  }
+  *out = MakeSentencePieceNormalizer(std::move(opt));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string* type) {
@@ -68,7 +101,7 @@ Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string*
         *out = MakeReplaceNormalizer(std::string(pattern), std::string(content));
       } else {
         std::unique_ptr<Regex> re;
-        MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, &re));
+        MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, RegexDialect::kOniguruma, &re));
         *out = MakeRegexReplaceNormalizer(std::move(re), std::string(content));
       }
       return Status::Ok();
@@ -137,6 +170,25 @@ Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string*
       *type = "StripAccents";
       *out = MakeStripAccentsNormalizer();
       return Status::Ok();
+    case c::kPrecompiled: {
+      uint8_t mode;
+      MTOK_RETURN_IF_ERROR(r.U8(&mode));
+      if (mode > 1) return r.ErrorAt(at + 1, "unknown Precompiled mode " + std::to_string(mode));
+      Charsmap map;
+      MTOK_RETURN_IF_ERROR(ReadCharsmap(r, &map));
+      *type = "Precompiled";
+      if (mode == 0) {
+        *out = MakePrecompiledNormalizer(map);
+      } else {
+        SpmNormalizerOptions opt;
+        opt.charsmap = map;
+        *out = MakeSentencePieceNormalizer(std::move(opt));
+      }
+      return Status::Ok();
+    }
+    case c::kSpmWhitespace:
+      *type = "SentencePiece";
+      return ReadSentencePiece(r, out);
     default:
       return r.ErrorAt(at, "unknown normalizer type " + std::to_string(t));
   }

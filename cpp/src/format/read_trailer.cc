@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/utf8.h"
 #include "format/codes.h"
 
 namespace mtok {
@@ -22,7 +23,8 @@ std::string TagName(uint32_t tag) {
   return s;
 }
 
-Status ReadTemplateItems(ByteReader& r, std::vector<TemplateItem>* items) {
+Status ReadTemplateItems(ByteReader& r, std::vector<TemplateItem>* items,
+                         std::vector<std::pair<size_t, uint32_t>>* ids_at) {
   uint16_t n;
   MTOK_RETURN_IF_ERROR(r.U16(&n));
   for (uint16_t i = 0; i < n; ++i) {
@@ -39,7 +41,11 @@ Status ReadTemplateItems(ByteReader& r, std::vector<TemplateItem>* items) {
       MTOK_RETURN_IF_ERROR(r.U16(&m));
       MTOK_RETURN_IF_ERROR(r.CheckArray(m, 4));
       it.ids.resize(m);
-      for (uint16_t k = 0; k < m; ++k) MTOK_RETURN_IF_ERROR(r.U32(&it.ids[k]));
+      for (uint16_t k = 0; k < m; ++k) {
+        ids_at->emplace_back(r.pos(), 0);
+        MTOK_RETURN_IF_ERROR(r.U32(&it.ids[k]));
+        ids_at->back().second = it.ids[k];
+      }
     }
     items->push_back(std::move(it));
   }
@@ -54,8 +60,8 @@ Status ReadPost(ByteReader& r, Trailer* out) {
     out->post = PostProcessor();
   } else if (type == codes::post::kTemplate) {
     std::vector<TemplateItem> single, pair;
-    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &single));
-    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &pair));
+    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &single, &out->post_ids));
+    MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &pair, &out->post_ids));
     out->post = PostProcessor(std::move(single), std::move(pair));
   } else {
     return r.ErrorAt(at, "unknown post-processor type " + std::to_string(type));
@@ -121,9 +127,17 @@ Status ReadTrailer(ByteReader& r, LoadedFile* f, size_t added_count, Trailer* ou
       out->added_flags.assign(flags.begin(), flags.end());
     } else if (e.tag == codes::tag::kPost) {
       MTOK_RETURN_IF_ERROR(ReadPost(s, out));
+    } else if (e.tag == codes::tag::kOffsetTrim) {
+      uint8_t add_prefix_space;
+      MTOK_RETURN_IF_ERROR(s.U8(&add_prefix_space));
+      out->trim_offsets = true;
+      out->trim_add_prefix_space = add_prefix_space != 0;
     } else if (e.tag == codes::tag::kTemplates) {
-      f->info.named_templates_json =
+      f->info.chat_json =
           std::string_view(reinterpret_cast<const char*>(r.data() + e.offset), e.size);
+      size_t bad;
+      if (!utf8::validate(f->info.chat_json, &bad))
+        return s.ErrorAt(e.offset + bad, "chat templates JSON is not valid UTF-8");
       s.seek(e.offset + e.size);
     } else if (e.flags & 1) {
       return s.ErrorAt(e.offset, "required section of unknown kind; this file needs a newer mtok");

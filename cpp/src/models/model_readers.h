@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "format/byte_reader.h"
+#include "models/piece_vocab.h"
 #include "models/vocab.h"
 #include "pipeline.h"
 
@@ -11,8 +12,16 @@ namespace mtok {
 
 // Reads [str token][u32 id] into vocab, validating the id.
 Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint32_t* id);
+// Reads [u16 len][bytes] and checks it is valid UTF-8 (format/read_common.cc).
+Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
 
-Status ReadWordPiece(ByteReader& r, bool full, std::unique_ptr<Model>* out);
+Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out);
+// Unigram: MNN's code 2 or mtok's code 66 (`full`).
 Status ReadUnigram(ByteReader& r, bool full, std::unique_ptr<Model>* out);
+// SentencePiece BPE (code 67): the code 66 layout, SentencePiece's merging.
+Status ReadSentencePieceBpe(ByteReader& r, std::unique_ptr<Model>* out);
+
+// The header shared by codes 2, 66 and 67: counts, unk id and flags.
+Status ReadPieceModelHeader(ByteReader& r, bool full, uint32_t* n, PieceModelOptions* opt);
 
 }  // namespace mtok

@@ -1,3 +1,4 @@
+#include "common/hf_char_classes.h"
 #include "common/unicode.h"
 #include "normalizers/char_map.h"
 #include "normalizers/normalizers.h"
@@ -9,11 +10,10 @@ bool IsBertWhitespace(char32_t c) {
   return c == '\t' || c == '\n' || c == '\r' || unicode::is_white_space(c);
 }
 
+// The unicode_categories crate's is_other: Cc, Cf, Co (not Cn), Unicode 8.0.
 bool IsBertControl(char32_t c) {
   if (c == '\t' || c == '\n' || c == '\r') return false;
-  unicode::Category k = unicode::category(c);
-  return k == unicode::Category::Cc || k == unicode::Category::Cf || k == unicode::Category::Cn ||
-         k == unicode::Category::Co || k == unicode::Category::Cs;
+  return unicode::IsBertOther(c);
 }
 
 bool IsChineseChar(char32_t c) {
@@ -24,7 +24,7 @@ bool IsChineseChar(char32_t c) {
 }
 
 // HF BertNormalizer: clean text, pad CJK ideographs with spaces, strip
-// accents (NFD then drop Mn), lowercase, in that order.
+// accents (NFD then drop Mn as of Unicode 8.0), lowercase, in that order.
 class BertNormalizer : public Normalizer {
  public:
   BertNormalizer(bool clean, bool chinese, bool strip, bool lower)
@@ -49,7 +49,7 @@ class BertNormalizer : public Normalizer {
     if (strip_) {
       nfd_->Normalize(p);
       MapCodePoints(p, [](char32_t c, std::u32string* out) {
-        if (unicode::category(c) != unicode::Category::Mn) out->push_back(c);
+        if (!unicode::IsBertMn(c)) out->push_back(c);
       });
     }
     if (lower_) lowercase_->Normalize(p);

@@ -6,6 +6,7 @@
 
 #include "common/regex.h"
 #include "common/unicode_norm.h"
+#include "normalizers/charsmap.h"
 #include "pipeline.h"
 
 namespace mtok {
@@ -25,5 +26,19 @@ NormalizerPtr MakeStripAccentsNormalizer();
 NormalizerPtr MakeCodePointTableNormalizer(std::vector<std::pair<char32_t, std::string_view>> table);
 NormalizerPtr MakeBertNormalizer(bool clean_text, bool handle_chinese_chars, bool strip_accents,
                                  bool lowercase);
+// HF's Precompiled (grapheme walk, shortest rule; tokenizer.json sources).
+NormalizerPtr MakePrecompiledNormalizer(Charsmap map);
+
+// SentencePiece's own normalizer (.model sources). With every option off and
+// no user-defined symbols it is the charsmap alone, leftmost-longest.
+struct SpmNormalizerOptions {
+  Charsmap charsmap;  // may be empty
+  bool add_dummy_prefix = false;
+  bool remove_extra_whitespaces = false;
+  bool escape_whitespaces = false;
+  bool treat_whitespace_as_suffix = false;
+  std::vector<std::string_view> user_defined;  // kept verbatim, longest match first
+};
+NormalizerPtr MakeSentencePieceNormalizer(SpmNormalizerOptions options);
 
 }  // namespace mtok

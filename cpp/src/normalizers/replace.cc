@@ -3,8 +3,9 @@
 namespace mtok {
 namespace {
 
-// Rebuilds p with every [begin, end) match replaced by `content`; the
-// replacement aligns with the span of the text it replaces.
+// Rebuilds p with every [begin, end) match replaced by `content`. As in HF
+// (NormalizedString::replace), the replacement is "inserted" after the
+// removed text and aligns with its last character.
 void ReplaceMatches(Piece* p, const std::vector<std::pair<size_t, size_t>>& matches,
                     const std::string& content) {
   if (matches.empty()) return;
@@ -12,7 +13,10 @@ void ReplaceMatches(Piece* p, const std::vector<std::pair<size_t, size_t>>& matc
   size_t last = 0;
   for (auto [mb, me] : matches) {
     b.Copy(*p, last, mb);
-    b.Append(content, b.SpanOf(*p, mb, me));
+    Span src{};
+    if (b.track() && me > 0) src = p->align[me - 1];
+    else if (b.track() && !p->align.empty()) src = Span{p->align[0].begin, p->align[0].begin};
+    b.Append(content, src);
     last = me;
   }
   b.Copy(*p, last, p->text.size());

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "normalizers/char_map.h"
 #include "normalizers/normalizers.h"
 
@@ -21,6 +23,9 @@ class UnicodeFormNormalizer : public Normalizer {
     std::vector<uint32_t> src;
     unicode::normalize(form_, in.cps, &out, &src);
     if (out == in.cps) return;
+    // HF aligns reordered marks by position, not by where each mark came
+    // from: undo the reordering permutation in the alignment.
+    std::sort(src.begin(), src.end());
     RebuildPiece(p, in, out, src);
   }
 

@@ -53,6 +53,7 @@ class ByteLevelPreTokenizer : public PreTokenizer {
       }
       split.clear();
       if (use_regex_) {
+        matches.clear();  // FindAll appends
         Gpt2Regex().FindAll(p.text, &matches);
         SplitPiece(p, matches, SplitBehavior::kIsolated, false, &split);
       } else if (!p.text.empty()) {
@@ -60,6 +61,14 @@ class ByteLevelPreTokenizer : public PreTokenizer {
       }
       for (const Piece& s : split) out->push_back(MapBytes(s));
     });
+  }
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    PreTokenizerStage st;
+    st.kind = PreTokenizerStage::kByteLevel;
+    st.add_prefix_space = add_prefix_space_;
+    st.use_regex = use_regex_;
+    st.regex = use_regex_ ? &Gpt2Regex() : nullptr;
+    out->push_back(st);
   }
 
  private:

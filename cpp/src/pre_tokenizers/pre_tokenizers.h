@@ -33,4 +33,13 @@ PreTokenizerPtr MakeByteLevelPreTokenizer(bool add_prefix_space, bool use_regex)
 PreTokenizerPtr MakeSplitPreTokenizer(SplitPattern pattern, SplitBehavior behavior, bool invert);
 PreTokenizerPtr MakeDigitsPreTokenizer(bool individual_digits);
 
+// When Metaspace prepends its replacement (HF PrependScheme).
+enum class PrependScheme : uint8_t { kAlways = 0, kFirst = 1, kNever = 2 };
+PreTokenizerPtr MakeMetaspacePreTokenizer(char32_t replacement, PrependScheme scheme, bool split);
+PreTokenizerPtr MakeWhitespaceSplitPreTokenizer();
+PreTokenizerPtr MakeWhitespacePreTokenizer();
+PreTokenizerPtr MakeBertPreTokenizer();
+PreTokenizerPtr MakePunctuationPreTokenizer(SplitBehavior behavior);
+PreTokenizerPtr MakeCharDelimiterPreTokenizer(char32_t delimiter);
+
 }  // namespace mtok

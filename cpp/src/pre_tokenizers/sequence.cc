@@ -9,6 +9,9 @@ class SequencePreTokenizer : public PreTokenizer {
   void Apply(std::vector<Piece>* pieces) const override {
     for (const auto& p : parts_) p->Apply(pieces);
   }
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    for (const auto& p : parts_) p->Describe(out);
+  }
 
  private:
   std::vector<PreTokenizerPtr> parts_;

@@ -97,6 +97,16 @@ class SplitPreTokenizer : public PreTokenizer {
       SplitPiece(p, matches, behavior_, invert_, out);
     });
   }
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    PreTokenizerStage st;
+    if (pattern_.regex) {
+      st.kind = PreTokenizerStage::kSplit;
+      st.regex = pattern_.regex.get();
+      st.behavior = static_cast<uint8_t>(behavior_);
+      st.invert = invert_;
+    }
+    out->push_back(st);
+  }
 
  private:
   SplitPattern pattern_;

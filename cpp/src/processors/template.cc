@@ -1,13 +1,34 @@
 #include "processors/template.h"
 
-namespace mtok {
+#include "encoding/encoding_ops.h"
 
+namespace mtok {
 namespace {
 
-void AppendSequence(const Encoding& e, uint32_t type_id, Encoding* out) {
-  out->ids.insert(out->ids.end(), e.ids.begin(), e.ids.end());
-  out->type_ids.insert(out->type_ids.end(), e.ids.size(), type_id);
-  out->special_mask.insert(out->special_mask.end(), e.special_mask.begin(), e.special_mask.end());
+// Gives e (and its overflowing pieces) one type id and marks it sequence i.
+void AsSequence(Encoding* e, int i, uint32_t type_id) {
+  e->type_ids.assign(e->size(), type_id);
+  e->sequences[i] = {true, 0, static_cast<uint32_t>(e->size())};
+  for (Encoding& o : e->overflowing) AsSequence(&o, i, type_id);
+}
+
+// The common case, without copies: one sequence, no details, no overflow.
+void ProcessPlain(const Encoding& a, const std::vector<TemplateItem>& items, bool add_special,
+                  Encoding* out) {
+  for (const TemplateItem& it : items) {
+    if (it.kind == TemplateItem::kSequenceA) {
+      out->ids.insert(out->ids.end(), a.ids.begin(), a.ids.end());
+      out->type_ids.insert(out->type_ids.end(), a.size(), it.type_id);
+      out->special_mask.insert(out->special_mask.end(), a.size(), 0);
+      out->sequences[0] = {true, static_cast<uint32_t>(out->size() - a.size()),
+                           static_cast<uint32_t>(out->size())};
+    } else if (it.kind == TemplateItem::kSpecial && add_special) {
+      out->ids.insert(out->ids.end(), it.ids.begin(), it.ids.end());
+      out->type_ids.insert(out->type_ids.end(), it.ids.size(), it.type_id);
+      out->special_mask.insert(out->special_mask.end(), it.ids.size(), 1);
+    }
+  }
+  out->attention_mask.assign(out->size(), 1);
 }
 
 }  // namespace
@@ -22,28 +43,41 @@ size_t PostProcessor::AddedTokens(bool pair) const {
 
 void PostProcessor::Process(const Encoding& a, const Encoding* b, bool add_special,
                             Encoding* out) const {
-  out->ids.clear();
-  out->type_ids.clear();
-  out->special_mask.clear();
-  if (!active_ || !add_special) {
-    AppendSequence(a, 0, out);
-    if (b) AppendSequence(*b, 1, out);
+  *out = Encoding();
+  out->detailed = a.detailed;
+  static const std::vector<TemplateItem> kPlain = {{TemplateItem::kSequenceA, 0, {}, {}}};
+  if (!b && !a.detailed && a.overflowing.empty()) {
+    ProcessPlain(a, active_ ? single_ : kPlain, add_special, out);
+    return;
+  }
+  Encoding seqs[2] = {a, b ? *b : Encoding()};
+  if (trim_offsets_) {
+    for (int i = 0; i < (b ? 2 : 1); ++i) TrimOffsets(&seqs[i], trim_add_prefix_space_);
+  }
+  if (!active_) {
+    for (int i = 0; i < (b ? 2 : 1); ++i) {
+      AsSequence(&seqs[i], i, static_cast<uint32_t>(i));
+      MergeWith(out, seqs[i]);
+    }
     return;
   }
   for (const TemplateItem& it : b ? pair_ : single_) {
-    switch (it.kind) {
-      case TemplateItem::kSequenceA:
-        AppendSequence(a, it.type_id, out);
-        break;
-      case TemplateItem::kSequenceB:
-        if (b) AppendSequence(*b, it.type_id, out);
-        break;
-      case TemplateItem::kSpecial:
-        out->ids.insert(out->ids.end(), it.ids.begin(), it.ids.end());
-        out->type_ids.insert(out->type_ids.end(), it.ids.size(), it.type_id);
-        out->special_mask.insert(out->special_mask.end(), it.ids.size(), 1);
-        break;
+    if (it.kind == TemplateItem::kSpecial) {
+      if (!add_special) continue;
+      Encoding special;
+      special.detailed = a.detailed;
+      for (size_t k = 0; k < it.ids.size(); ++k) {
+        AppendSpecial(&special, it.ids[k], k < it.tokens.size() ? it.tokens[k] : std::string(),
+                      it.type_id);
+      }
+      MergeWith(out, special);
+      continue;
     }
+    const int i = it.kind == TemplateItem::kSequenceA ? 0 : 1;
+    if (i == 1 && !b) continue;
+    Encoding seq = seqs[i];
+    AsSequence(&seq, i, it.type_id);
+    MergeWith(out, seq);
   }
 }
 

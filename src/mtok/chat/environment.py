@@ -300,6 +300,10 @@ def _guard_size(context, value):
 #: Built-in filters whose output size is set by an argument or can grow
 #: quickly; they get argument and result checks.
 _SIZED_FILTERS = ("center", "indent", "format", "join", "replace", "wordwrap", "truncate")
+#: ... of which these take a width that pads the output.
+_WIDTH_FILTERS = frozenset({"center", "indent"})
+#: str methods whose integer argument is an output width.
+_WIDTH_STR_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 
 
 def _check_replace(cap, text, old=None, new=None, count=None, *_ignored) -> None:
@@ -356,9 +360,10 @@ def _size_checked_filter(name, func):
         if cap is None:
             return func(*args, **kwargs)
         value_args = args[offset:]
-        for value in (*value_args[1:], *kwargs.values()):
-            if type(value) is int and abs(value) > cap:
-                raise RenderLimitError(f"filter '{name}' argument {value} is larger than the limit of {cap}")
+        if name in _WIDTH_FILTERS:
+            for value in (*value_args[1:], *kwargs.values()):
+                if type(value) is int and abs(value) > cap:
+                    raise RenderLimitError(f"filter '{name}' width {value} is larger than the limit of {cap}")
         if name == "replace":
             _check_replace(cap, *value_args[:4], *(() if len(value_args) > 3 else (kwargs.get("count"),)))
         elif name == "join" and value_args:
@@ -379,23 +384,32 @@ def _size_checked_filter(name, func):
 
 _BuiltinMethod = type("".join)
 
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+# One printf-style conversion: "%%", or "%(key)flags width.precision type".
+_PERCENT_SPEC = re.compile(r"%(?:%|(\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?)")
 
 
 def _check_percent_format(fmt: str, args) -> None:
-    """Refuse ``'%99999999999d' % x`` style widths before formatting."""
+    """Refuse ``'%99999999999d' % x`` (and ``'%*d' % (huge, x)``) widths
+    before formatting."""
     cap = _limits().max_sequence_length
     if cap is None or "%" not in fmt:
         return
-    star = False
+    values = args if isinstance(args, tuple) else (args,)
+    position = 0  # index of the next positional value
     for match in _PERCENT_SPEC.finditer(fmt):
-        for part in match.groups():
+        if match.group(0) == "%%":
+            continue
+        key, width, precision = match.groups()
+        for part in (width, precision):
             if part == "*":
-                star = True
+                star = values[position] if position < len(values) else None
+                position += 1
+                if type(star) is int and abs(star) > cap:
+                    raise RenderLimitError(f"format width {star} is larger than the limit of {cap}")
             elif part is not None and (len(part) > 18 or int(part) > cap):
                 raise RenderLimitError(f"format width {part} is larger than the limit of {cap}")
-    if star:
-        _check_size_args(args if isinstance(args, tuple) else (args,), {}, "'%' format")
+        if key is None:
+            position += 1
 
 
 class GenerationExtension(jinja2.ext.Extension):
@@ -508,8 +522,9 @@ class ChatEnvironment(ImmutableSandboxedEnvironment):
             # 'x'.center(10**10), .ljust, .zfill, .expandtabs, .replace, .join ...
             owner = obj.__self__
             method = obj.__name__
-            _check_size_args(args, kwargs, "str.{}()", method)
-            if method == "replace":
+            if method in _WIDTH_STR_METHODS:
+                _check_size_args(args, kwargs, "str.{}()", method)
+            elif method == "replace":
                 _check_replace(state.max_length, owner, *args[:3], *(() if len(args) > 2 else (kwargs.get("count"),)))
             elif method == "join" and args:
                 args = (_materialise(args[0]),) + args[1:]
@@ -528,10 +543,17 @@ class ChatEnvironment(ImmutableSandboxedEnvironment):
     def call_binop(self, context, operator_name, left, right):
         state = _ACTIVE.get()
         if operator_name == "+":
-            result = left + right
-            if state is not None:
-                state.check_length(result)
-            return result
+            if (
+                state is not None
+                and isinstance(left, (str, list, tuple))
+                and isinstance(right, (str, list, tuple))
+                and len(left) + len(right) > state.max_length
+            ):
+                raise RenderLimitError(
+                    f"template '+' would build a sequence of length {len(left) + len(right)},"
+                    f" more than the limit of {state.max_length}"
+                )
+            return left + right
         if state is not None:
             limits = state.limits
             if operator_name == "*" and limits.max_sequence_length is not None:

@@ -355,27 +355,27 @@ class ChatTemplates:
         )
 
     def compile(self, name: str, source: str) -> jinja2.Template:
-        """The compiled template for ``(name, source)``, compiling at most once."""
+        """The compiled template for ``(name, source)``, compiling at most once
+        (under a lock, so concurrent first renders compile it once too)."""
         inline = name == INLINE_TEMPLATE_NAME
         with self._lock:
             if inline:
-                hit = self._inline.get(source)
-                if hit is not None:
+                template = self._inline.get(source)
+                if template is not None:
                     self._inline.move_to_end(source)
-                    return hit
+                    return template
             else:
                 hit = self._compiled.get(name)
                 if hit is not None and hit[0] is source:
                     return hit[1]
-        template = self._compile_uncached(name, source)
-        with self._lock:
+            template = self._compile_uncached(name, source)
             if inline:
                 self._inline[source] = template
                 while len(self._inline) > self._inline_cache_size:
                     self._inline.popitem(last=False)
             else:
                 self._compiled[name] = (source, template)
-        return template
+            return template
 
     def _compile_uncached(self, name, source):
         filename = _template_filename(name)

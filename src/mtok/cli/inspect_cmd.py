@@ -25,5 +25,5 @@ def run(args) -> int:
     print(f"stop ids: {info['stop_ids']}")
     print(f"eos: {info['eos_token']!r}  bos: {info['bos_token']!r}")
     print(f"chat template: {'yes' if info['chat_template'] else 'no'}"
-          + (f" (+ named: {info['named_templates_json'][:60]})" if info["named_templates_json"] else ""))
+          + (f" (+ named: {info['chat_json'][:60]})" if info["chat_json"] else ""))
     return 0

@@ -9,6 +9,8 @@ import os
 from ..errors import FormatError
 from ..format.writer import write_mtok
 from .detect import detect_format
+from .mnn_txt import load_mnn_txt
+from .sentencepiece import load_sentencepiece
 from .tiktoken_file import load_tiktoken_file
 from .tokenizer_json import load_tokenizer_json
 
@@ -16,13 +18,33 @@ from .tokenizer_json import load_tokenizer_json
 SPEC_LOADERS = {
     "tokenizer.json": load_tokenizer_json,
     "tiktoken": load_tiktoken_file,
+    "mnn-txt": load_mnn_txt,
+    "sentencepiece": load_sentencepiece,
 }
 
 
-def load_spec(path: str, *, pattern: str = None) -> dict:
-    """Reads any supported source file (or a folder holding one) as a spec."""
+def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
+              **legacy_options) -> dict:
+    """Reads any supported source file (or a folder holding one) as a spec.
+
+    `add_bos`/`add_eos` apply to SentencePiece .model files (which record no
+    post-processor): encode() then adds them, as
+    SentencePieceProcessor.encode(..., add_bos=True, add_eos=True) does.
+
+    `legacy_options` (normalizer, ignore_merges, lowercase, strip_accents,
+    sp_model) supply what an MNN tokenizer.txt does not record; see
+    docs/legacy_txt.md."""
     path = resolve_source(path)
     kind = detect_format(path)
+    given = sorted(k for k, v in legacy_options.items() if v is not None)
+    if kind == "sentencepiece" and not given:
+        return load_sentencepiece(path, add_bos=add_bos, add_eos=add_eos)
+    if add_bos or add_eos:
+        raise FormatError(f"{path}: add_bos/add_eos apply only to SentencePiece .model files")
+    if kind == "mnn-txt":
+        return load_mnn_txt(path, pattern=pattern, **legacy_options)
+    if given:
+        raise FormatError(f"{path}: option(s) {', '.join(given)} apply only to MNN tokenizer.txt files")
     if kind == "tiktoken":
         return load_tiktoken_file(path, pattern=pattern)
     loader = SPEC_LOADERS.get(kind)
@@ -31,8 +53,10 @@ def load_spec(path: str, *, pattern: str = None) -> dict:
     return loader(path)
 
 
-def to_mtok_bytes(path: str, *, pattern: str = None) -> bytes:
-    return write_mtok(load_spec(path, pattern=pattern))
+def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
+                  **legacy_options) -> bytes:
+    return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
+                                **legacy_options))
 
 
 # File names tried, in order, when a folder is given.

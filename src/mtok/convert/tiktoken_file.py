@@ -78,7 +78,8 @@ def spec_from_ranks(ranks: dict, pattern: str, special_tokens: dict, name: str =
     return {
         "normalizer": None,
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
-            {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Removed", "invert": True},
+            {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Removed", "invert": True,
+             "mtok_dialect": "rust"},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
         ]},
         "model": {"type": "BPE", "vocab": vocab, "merges": [], "mtok_rank_merges": True,

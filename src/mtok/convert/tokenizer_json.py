@@ -8,43 +8,55 @@ from ..errors import FormatError
 from ..format.models import infer_model_type
 
 
+_SPECIAL_KEYS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token",
+                 "mask_token")
+
+
 def _token_text(value):
-    """eos_token / bos_token are a string or an AddedToken-like dict."""
+    """A special token in tokenizer_config.json: a string or an AddedToken dict."""
     if isinstance(value, dict):
         return value.get("content") or ""
     return value if isinstance(value, str) else ""
 
 
 def read_tokenizer_config(folder: str) -> dict:
-    """The spec's "mtok" extras from tokenizer_config.json and
-    chat_template.jinja in `folder` (both optional)."""
+    """The spec's "mtok" extras from a tokenizer folder: chat templates (with
+    transformers' precedence: chat_template.jinja and
+    additional_chat_templates/ over tokenizer_config.json), the special
+    token texts templates see, and clean_up_tokenization_spaces."""
+    from ..chat import ChatTemplates
+
     extra = {}
     path = os.path.join(folder, "tokenizer_config.json")
+    cfg = {}
     if os.path.isfile(path):
         try:
             with open(path, encoding="utf-8") as f:
                 cfg = json.load(f)
         except (OSError, ValueError) as e:
             raise FormatError(f"{path}: {e}") from None
-        template = cfg.get("chat_template")
-        if isinstance(template, list):
-            named = {}
-            for entry in template:
-                if not isinstance(entry, dict) or "name" not in entry or "template" not in entry:
-                    raise FormatError(f"{path}: chat_template list entries need name and template")
-                named[entry["name"]] = entry["template"]
-            extra["named_templates"] = named
-            if "default" in named:
-                extra["chat_template"] = named["default"]
-        elif isinstance(template, str):
-            extra["chat_template"] = template
-        extra["eos_token"] = _token_text(cfg.get("eos_token"))
-        extra["bos_token"] = _token_text(cfg.get("bos_token"))
-        extra["clean_up_tokenization_spaces"] = cfg.get("clean_up_tokenization_spaces") is True
-    jinja = os.path.join(folder, "chat_template.jinja")
-    if os.path.isfile(jinja) and "chat_template" not in extra:
-        with open(jinja, encoding="utf-8") as f:
-            extra["chat_template"] = f.read()
+        if not isinstance(cfg, dict):
+            raise FormatError(f"{path}: not a JSON object")
+    try:
+        templates = ChatTemplates.from_directory(folder).to_config_value()
+    except (TypeError, ValueError) as e:
+        raise FormatError(f"{folder}: chat templates: {e}") from None
+    if isinstance(templates, str):
+        extra["chat_template"] = templates
+    elif templates:
+        extra["named_templates"] = templates
+        for entry in templates:
+            if entry["name"] == "default":
+                extra["chat_template"] = entry["template"]
+    specials = {k: _token_text(cfg.get(k)) for k in _SPECIAL_KEYS if _token_text(cfg.get(k))}
+    extra_tokens = [_token_text(t) for t in cfg.get("additional_special_tokens") or []]
+    if extra_tokens:
+        specials["additional_special_tokens"] = [t for t in extra_tokens if t]
+    if specials:
+        extra["special_tokens_map"] = specials
+    extra["eos_token"] = specials.get("eos_token", "")
+    extra["bos_token"] = specials.get("bos_token", "")
+    extra["clean_up_tokenization_spaces"] = cfg.get("clean_up_tokenization_spaces") is True
     return extra
 
 

@@ -37,16 +37,25 @@ class Behavior:
     SEED = {"Isolated": 0, "Removed": 1, "MergedWithPrevious": 2}
 
 
+class Pattern:
+    """Pattern kinds of the extension Split: a literal, a regex in HF's
+    (Oniguruma) dialect, or in tiktoken's (Rust regex) dialect."""
+
+    LITERAL, ONIGURUMA, RUST = range(3)
+
+
 class Model:
     BPE, WORDPIECE, UNIGRAM = range(3)
-    BPE_FULL, WORDPIECE_FULL, UNIGRAM_FULL = range(64, 67)
+    BPE_FULL, WORDPIECE_FULL, UNIGRAM_FULL, SENTENCEPIECE_BPE = range(64, 68)
     # BPE_FULL flag bits
     BPE_IGNORE_MERGES, BPE_FUSE_UNK, BPE_RANK_MERGES, BPE_HAS_UNK = 1, 2, 4, 8
+    # UNIGRAM_FULL / SENTENCEPIECE_BPE flag bits
+    PIECE_BYTE_FALLBACK, PIECE_HAS_UNK, PIECE_SENTENCEPIECE = 1, 2, 4
 
 
 class Dec:
     BYTE_LEVEL, BYTE_FALLBACK, METASPACE, WORDPIECE, FUSE, REPLACE, STRIP, SEQUENCE = range(8)
-    NONE, METASPACE_FULL, REPLACE_REGEX, CTC, BPE_SUFFIX = range(64, 69)
+    NONE, METASPACE_FULL, REPLACE_REGEX, CTC, BPE_SUFFIX, SENTENCEPIECE = range(64, 70)
 
 
 class Post:
@@ -67,3 +76,4 @@ class Tag:
     POST = tag("POST")
     TEMPLATES = tag("TMPL")
     MERGE_RESULTS = tag("MRGN")
+    OFFSET_TRIM = tag("OFFS")

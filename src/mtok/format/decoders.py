@@ -37,6 +37,50 @@ def _sequence(w, spec, depth):
         write_decoder(w, p, depth + 1)
 
 
+def _metaspace(w, spec, depth):
+    from .pre_tokenizers import metaspace_options
+
+    replacement, scheme, _ = metaspace_options(spec, "Metaspace decoder")
+    # Decoding only asks whether a prefix was prepended: "first" decodes as
+    # "always", so the seed's add_prefix_space flag says it all.
+    w.u8(Dec.METASPACE)
+    w.str(replacement, "Metaspace replacement")
+    w.flag(scheme != 2)
+
+
+def _wordpiece(w, spec, depth):
+    w.u8(Dec.WORDPIECE)
+    w.str(spec.get("prefix", "##"), "WordPiece prefix")
+    w.flag(spec.get("cleanup", True))
+
+
+def _ctc(w, spec, depth):
+    w.u8(Dec.CTC)
+    w.str(spec.get("pad_token", "<pad>"), "CTC pad_token")
+    w.str(spec.get("word_delimiter_token", "|"), "CTC word_delimiter_token")
+    w.flag(spec.get("cleanup", True))
+
+
+def _bpe_decoder(w, spec, depth):
+    w.u8(Dec.BPE_SUFFIX)
+    w.str(spec.get("suffix", "</w>"), "BPEDecoder suffix")
+
+
+def _sentencepiece(w, spec, depth):
+    flags = 0
+    for bit, key in enumerate(["add_dummy_prefix", "remove_extra_whitespaces", "byte_fallback"]):
+        if spec.get(key):
+            flags |= 1 << bit
+    w.u8(Dec.SENTENCEPIECE)
+    w.u8(flags)
+    w.str(spec["unk_piece"], "unk piece")
+    w.str(spec["unk_surface"], "unk surface")
+    control = spec.get("control") or []
+    w.u32(len(control))
+    for c in control:
+        w.str(c, "control piece")
+
+
 WRITERS = {
     "ByteLevel": _simple(Dec.BYTE_LEVEL),
     "ByteFallback": _simple(Dec.BYTE_FALLBACK),
@@ -44,6 +88,11 @@ WRITERS = {
     "Replace": _replace,
     "Strip": _strip,
     "Sequence": _sequence,
+    "Metaspace": _metaspace,
+    "WordPiece": _wordpiece,
+    "CTC": _ctc,
+    "BPEDecoder": _bpe_decoder,
+    "SentencePiece": _sentencepiece,  # mtok's own: a .model file's decoder
 }
 
 

@@ -99,8 +99,89 @@ def _bpe(w: ByteWriter, model: dict) -> None:
             w.u32(merged)
 
 
+def _scored_pieces(model: dict, where: str):
+    """[(token, id, score)] of a Unigram-style vocab list [[token, score], ...]."""
+    vocab = model.get("vocab")
+    if not isinstance(vocab, list) or not vocab:
+        raise FormatError(f"{where}: vocab must be a non-empty list of [token, score]")
+    if len(vocab) > MAX_TOKEN_ID:
+        raise FormatError(f"{where}: {len(vocab)} tokens is beyond the limit of 2^24")
+    out = []
+    for i, entry in enumerate(vocab):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], str)
+                and isinstance(entry[1], (int, float))):
+            raise FormatError(f"{where}: vocab entry {i} ({entry!r}) is not [token, score]")
+        if not entry[0]:
+            raise FormatError(f"{where}: vocab entry {i} is an empty token")
+        out.append((entry[0], i, float(entry[1])))
+    return out
+
+
+def _piece_model(w: ByteWriter, model: dict, code: int, where: str) -> None:
+    """Unigram (MNN code 2 or mtok code 66) and SentencePiece BPE (code 67)."""
+    pieces = _scored_pieces(model, where)
+    unk = model.get("unk_id")
+    if unk is None or not isinstance(unk, int) or not 0 <= unk < len(pieces):
+        raise FormatError(f"{where}: unk_id {unk!r} is missing or not in the vocab "
+                          "(HF fails on the first unknown character without one)")
+    spm = bool(model.get("mtok_sentencepiece"))
+    types = model.get("mtok_piece_types")
+    full = code != Model.UNIGRAM
+    w.u8(code)
+    w.u32(len(pieces))
+    w.u32(unk)
+    if full:
+        flags = Model.PIECE_HAS_UNK
+        if model.get("byte_fallback"):
+            flags |= Model.PIECE_BYTE_FALLBACK
+        if spm:
+            flags |= Model.PIECE_SENTENCEPIECE
+        w.u8(flags)
+    else:
+        w.flag(model.get("byte_fallback", False))
+    for token, tid, score in sorted(pieces):
+        w.str(token, "vocab token")
+        w.u32(tid)
+        w.f64(score)
+        if full:
+            w.u8(types[tid] if types else 1)
+
+
+def _unigram(w: ByteWriter, model: dict) -> None:
+    # HF semantics fit MNN's code 2; SentencePiece's need the typed code 66.
+    code = Model.UNIGRAM_FULL if model.get("mtok_sentencepiece") else Model.UNIGRAM
+    _piece_model(w, model, code, "Unigram model")
+
+
+def _sentencepiece_bpe(w: ByteWriter, model: dict) -> None:
+    _piece_model(w, model, Model.SENTENCEPIECE_BPE, "SentencePiece BPE model")
+
+
+def _wordpiece(w: ByteWriter, model: dict) -> None:
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict):
+        raise FormatError("WordPiece model: vocab must be an object of token -> id")
+    unk = model.get("unk_token", "[UNK]")
+    if unk not in vocab:
+        raise FormatError(f"WordPiece model: unk_token {unk!r} is not in the vocab")
+    items = sorted_vocab(vocab, "WordPiece vocab")
+    w.u8(Model.WORDPIECE)
+    w.u32(len(items))
+    w.str(unk, "unk_token")
+    w.str(model.get("continuing_subword_prefix", "##"), "continuing_subword_prefix")
+    w.u32(int(model.get("max_input_chars_per_word", 100)))
+    for token, tid in items:
+        w.str(token, "WordPiece token")
+        w.u32(tid)
+
+
 # model type -> writer(w, model spec)
-WRITERS = {"BPE": _bpe}
+WRITERS = {
+    "BPE": _bpe,
+    "Unigram": _unigram,
+    "WordPiece": _wordpiece,
+    "SentencePieceBPE": _sentencepiece_bpe,  # mtok's own: a .model file's BPE
+}
 
 
 def infer_model_type(model: dict) -> str:

@@ -60,6 +60,34 @@ def _strip_accents(w, spec, depth):
     w.u8(Norm.STRIP_ACCENTS)
 
 
+def _precompiled(w, spec, depth):
+    import base64
+
+    charsmap = spec.get("precompiled_charsmap") or ""
+    try:
+        blob = base64.b64decode(charsmap, validate=True) if isinstance(charsmap, str) else bytes(charsmap)
+    except ValueError as e:
+        raise FormatError(f"Precompiled normalizer: precompiled_charsmap is not base64 ({e})") from None
+    w.u8(Norm.PRECOMPILED)
+    w.u8(1 if spec.get("mtok_sentencepiece") else 0)
+    w.long_str(blob)
+
+
+def _sentencepiece(w, spec, depth):
+    flags = 0
+    for bit, key in enumerate(["add_dummy_prefix", "remove_extra_whitespaces", "escape_whitespaces",
+                               "treat_whitespace_as_suffix"]):
+        if spec.get(key):
+            flags |= 1 << bit
+    w.u8(Norm.SPM_WHITESPACE)
+    w.u8(flags)
+    w.long_str(bytes(spec.get("precompiled_charsmap") or b""))
+    user = spec.get("user_defined_symbols") or []
+    w.u32(len(user))
+    for s in user:
+        w.str(s, "user-defined symbol")
+
+
 # type name -> writer(w, spec, depth). Each entry writes the type byte and
 # the fields; docs/format.md lists the layouts.
 WRITERS = {
@@ -74,6 +102,8 @@ WRITERS = {
     "Strip": _strip,
     "Lowercase": _lowercase,
     "StripAccents": _strip_accents,
+    "Precompiled": _precompiled,
+    "SentencePiece": _sentencepiece,  # mtok's own: a .model file's normalizer
 }
 
 

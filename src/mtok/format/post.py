@@ -67,6 +67,22 @@ def template_of(spec):
     raise FormatError(f"post-processor type {kind!r} is not supported by mtok")
 
 
+def offset_trim_of(spec):
+    """add_prefix_space of the processor that trims offsets (HF ByteLevel or
+    Roberta with trim_offsets), or None when offsets are not trimmed."""
+    if spec is None:
+        return None
+    kind = spec.get("type")
+    if kind == "ByteLevel" and spec.get("trim_offsets", True):
+        return bool(spec.get("add_prefix_space", True))
+    if kind == "RobertaProcessing" and spec.get("trim_offsets", True):
+        return bool(spec.get("add_prefix_space", True))
+    if kind == "Sequence":
+        found = [t for t in (offset_trim_of(p) for p in spec.get("processors", [])) if t is not None]
+        return found[0] if found else None
+    return None
+
+
 def write_post_section(w: ByteWriter, template) -> None:
     """Payload of the POST extension section."""
     if template is None:

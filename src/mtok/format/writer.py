@@ -14,7 +14,7 @@ from .codes import EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
 from .decoders import write_decoder
 from .models import write_model
 from .normalizers import write_normalizer
-from .post import prefix_ids, template_of, write_mnn_program, write_post_section
+from .post import offset_trim_of, prefix_ids, template_of, write_mnn_program, write_post_section
 from .pre_tokenizers import write_pre_tokenizer
 
 
@@ -99,8 +99,11 @@ def write_mtok(spec: dict) -> bytes:
     post = ByteWriter()
     write_post_section(post, template)
     sections.append((Tag.POST, 1, post.getvalue()))
-    named = extra.get("named_templates")
-    if named:
-        sections.append((Tag.TEMPLATES, 0, json.dumps(named, ensure_ascii=False, sort_keys=True).encode()))
+    trim = offset_trim_of(spec.get("post_processor"))
+    if trim is not None:
+        sections.append((Tag.OFFSET_TRIM, 0, bytes([trim])))
+    chat = {k: extra[k] for k in ("named_templates", "special_tokens_map") if extra.get(k)}
+    if chat:
+        sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))
     _trailer(w, sections)
     return w.getvalue()

@@ -1,5 +1,7 @@
 #include "models/bpe/bpe.h"
 
+#include "models/bpe/byte_bpe.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <queue>
@@ -34,6 +36,7 @@ class BpeModel : public Model {
     for (const MergeEntry& m : merges) {
       merges_.emplace(PairKey(m.left, m.right), std::make_pair(m.rank, m.merged));
     }
+    byte_bpe_ = ByteBpe::Build(vocab_, merges, opt_);
     char name[8];
     for (int b = 0; b < 256; ++b) {
       std::snprintf(name, sizeof(name), "<0x%02X>", b);
@@ -61,6 +64,7 @@ class BpeModel : public Model {
   bool TokenToId(std::string_view t, uint32_t* id) const override { return vocab_.Find(t, id); }
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
+  const ByteBpe* byte_bpe() const override { return byte_bpe_.get(); }
 
  private:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
@@ -187,6 +191,7 @@ class BpeModel : public Model {
   BpeOptions opt_;
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> merges_;
   uint32_t byte_ids_[256];
+  std::unique_ptr<ByteBpe> byte_bpe_;
 };
 
 }  // namespace

@@ -1,0 +1,170 @@
+"""``python -m bench`` / ``mtok bench``: the suites, their options, and
+where results go (tables on stdout; JSON and PNG under bench/results/)."""
+
+import argparse
+import functools
+import json
+import time
+from pathlib import Path
+
+from . import environment, peers, report, specs, texts
+
+RESULTS = Path(__file__).with_name("results")
+SUITES = ("bpe", "unigram", "load")
+PARTS = ("sized", "cold", "worst", "batch")
+DEFAULT_SIZES = {"bpe": (128, 512, 4096, 16384), "unigram": (128, 512, 1024, 4096, 16384)}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by `python -m bench` and `mtok bench`."""
+    p.add_argument("--suite", choices=SUITES + ("all",), default="all")
+    p.add_argument("--quick", action="store_true", help="few strings and repeats: a sanity run, not a measurement")
+    p.add_argument("--sizes", help="comma-separated token counts (default per suite)")
+    p.add_argument("--tokenizers", help=f"comma-separated, from: {', '.join(specs.CATALOG)}")
+    p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed)")
+    p.add_argument("--parts", default=",".join(PARTS),
+                   help=f"parts of the bpe/unigram suites (default {','.join(PARTS)})")
+    p.add_argument("--callgrind", action="store_true", help="also count instructions per 512-token encode")
+    p.add_argument("--budget", type=float, help="seconds per size for the slowest library (default 1, quick 0.05)")
+    p.add_argument("--out", default=str(RESULTS), help="folder for the JSON and PNG results")
+    p.add_argument("--no-save", action="store_true", help="print tables only")
+    p.add_argument("--setup-rc3", action="store_true", help="create the tokenizers-1.0.0rc3 venv first")
+
+
+def _csv(value):
+    return [x.strip() for x in value.split(",") if x.strip()] if value else None
+
+
+class Settings:
+    """How hard to measure: full runs vs --quick."""
+
+    def __init__(self, args):
+        q = args.quick
+        self.mix = texts.QUICK_MIX if q else texts.MIX
+        self.budget_s = args.budget or (0.05 if q else 1.0)
+        self.min_rounds, self.max_rounds = (2, 20) if q else (5, 200)
+        self.cold_bytes = 256_000 if q else None
+        self.cold_repeats = 1 if q else 3
+        self.batch_bytes, self.batch_rounds = (128_000, 2) if q else (1_000_000, 5)
+        self.load_repeats = 1 if q else 3
+        self.callgrind_n = 20 if q else 100
+        from .worstcase import QUICK_SIZES, SIZES
+
+        self.worst_sizes = QUICK_SIZES if q else SIZES
+
+
+def _suite_specs(suite, names):
+    if suite == "load":
+        return names or list(specs.LOAD_DEFAULT)
+    if not names:
+        return list(specs.BPE_DEFAULT if suite == "bpe" else specs.UNIGRAM_DEFAULT)
+    want = "unigram" if suite == "unigram" else None
+    return [n for n in names if (specs.CATALOG[n].model == "unigram") == (want == "unigram")]
+
+
+def run_encode_suite(suite, args, settings, selected, log) -> dict:
+    """The bpe or unigram suite: sized table, cold pass, worst cases, batch
+    scaling and (optionally) callgrind, for each of its tokenizers."""
+    from . import batch, callgrind, cold, sized, worstcase
+
+    parts = _csv(args.parts)
+    sizes = [int(s) for s in _csv(args.sizes)] if args.sizes else list(DEFAULT_SIZES[suite])
+    out = {p: [] for p in parts + (["callgrind"] if args.callgrind else [])}
+    for name in _suite_specs(suite, _csv(args.tokenizers)):
+        spec = specs.resolve(name, with_mtok=any(p.name == "mtok" for p in selected))
+        log(f"[{suite}] {name}")
+
+        def part(key, fn, *a, **kw):
+            # One broken part (say, an API mid-change in the tree) is a row, not a crash.
+            try:
+                out[key] += fn(*a, **kw)
+            except Exception as e:
+                log(f"  {key} failed: {type(e).__name__}: {e}")
+                out[key].append({"tokenizer": name, "lib": "-", "error": f"{type(e).__name__}: {e}"[:300]})
+
+        if "sized" in parts:
+            part("sized", sized.run, spec, selected, sizes, mix=settings.mix, budget_s=settings.budget_s,
+                 min_rounds=settings.min_rounds, max_rounds=settings.max_rounds, log=log)
+        if "cold" in parts:
+            part("cold", cold.run, spec, selected, texts.cold_chunks(settings.cold_bytes),
+                 repeats=settings.cold_repeats, log=log)
+        if "worst" in parts:
+            part("worst", worstcase.run, spec, selected, sizes=settings.worst_sizes, log=log)
+        if "batch" in parts and spec.mtok:
+            part("batch", batch.run, spec, texts.cold_chunks(settings.batch_bytes, 4096),
+                 rounds=settings.batch_rounds, log=log)
+        if args.callgrind:
+            if not callgrind.available():
+                log("  callgrind: valgrind not found (apt-get install valgrind)")
+                continue
+            counterpart = "sentencepiece" if suite == "unigram" else "tiktoken"
+            chosen = [p for p in selected if p.name in ("mtok", counterpart)]
+            ref = sized.reference_encoder(spec, {})
+            text = texts.sized_strings(lambda s: len(ref(s)), 512, ("en",))[0]
+            part("callgrind", callgrind.run, spec, chosen, text, n=settings.callgrind_n, log=log)
+    return out
+
+
+# Flushed: a crash of a native library must not swallow what came before.
+_print = functools.partial(print, flush=True)
+
+
+def run(argv=None, log=_print) -> dict:
+    """Runs the chosen suites; returns {suite: {part: rows}} plus "meta"."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    add_arguments(parser)
+    return run_args(parser.parse_args(argv), log)
+
+
+def run_args(args, log=_print) -> dict:
+    from . import rc3
+
+    if args.setup_rc3:
+        log(f"setting up {rc3.VENV} ...")
+        rc3.setup()
+    settings = Settings(args)
+    selected = peers.select(_csv(args.libs))
+    missing = [p.name for p in selected if not p.available()]
+    if missing:
+        hint = " (python -m bench --setup-rc3)" if "tokenizers-rc3" in missing else ""
+        raise SystemExit(f"not installed: {', '.join(missing)}{hint}")
+    log(environment.summary(selected))
+    results = {"meta": {"machine": environment.machine(), "versions": environment.versions(selected),
+                        "argv": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}}
+    suites = SUITES if args.suite == "all" else (args.suite,)
+    for suite in suites:
+        t = time.perf_counter()
+        if suite == "load":
+            from . import load_table
+
+            names = _suite_specs("load", _csv(args.tokenizers))
+            want_mtok = any(p.name == "mtok" for p in selected)
+            resolved = [specs.resolve(n, with_mtok=want_mtok) for n in names]
+            log("[load]")
+            results["load"] = {"load": load_table.run(resolved, selected, repeats=settings.load_repeats, log=log)}
+        else:
+            results[suite] = run_encode_suite(suite, args, settings, selected, log)
+        for part, rows in results[suite].items():
+            if rows:
+                log(report.render(part, rows))
+        log(f"[{suite}] done in {time.perf_counter() - t:.0f} s")
+        if not args.no_save:
+            _save(suite, results, Path(args.out), log)
+    return results
+
+
+def _save(suite, results, out: Path, log) -> None:
+    from .plot import sized_plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{suite}.json"
+    path.write_text(json.dumps({"meta": results["meta"], suite: results[suite]}, indent=1, default=str))
+    log(f"saved {path}")
+    rows = results[suite].get("sized", [])
+    if rows and sized_plot(rows, out / f"{suite}.png", f"{suite}: µs per encode (p50 solid, p99 dashed)"):
+        log(f"saved {out / f'{suite}.png'}")
+
+
+def main(argv=None) -> int:
+    run(argv)
+    return 0

@@ -1,0 +1,221 @@
+"""One adapter per library: which tokenizers it can load, how to load one,
+and the thinnest call of its public API that gives a list of ids.
+
+Imports of the libraries happen inside the adapters, so this module loads
+anywhere (the tokenizers-1.0 worker venv has none of the other peers).
+"""
+
+import array
+import hashlib
+import importlib.util
+from importlib import metadata
+
+
+def ids_digest(ids) -> str:
+    """A short digest of an id sequence (lists, numpy arrays alike), so
+    workers return digests instead of megabytes of ids."""
+    return hashlib.sha1(array.array("q", [int(i) for i in ids]).tobytes()).hexdigest()[:16]
+
+
+class Peer:
+    """A library under test. `load(spec)` returns encode(text) -> ids."""
+
+    name = ""        # column label
+    module = ""      # import name, to test availability
+    dist = ""        # distribution name, for the version
+    remote = False   # runs in a subprocess worker (see rc3.py)
+
+    def available(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except (ImportError, ValueError):
+            return False
+
+    def version(self) -> str:
+        try:
+            return metadata.version(self.dist)
+        except metadata.PackageNotFoundError:
+            return "?"
+
+    def supports(self, spec) -> bool:
+        raise NotImplementedError
+
+    def load(self, spec):
+        raise NotImplementedError
+
+
+class Mtok(Peer):
+    name, module, dist = "mtok", "mtok", "mtok"
+
+    def version(self):
+        import mtok
+
+        return getattr(mtok, "__version__", None) or super().version()
+
+    def supports(self, spec):
+        return bool(spec.mtok)
+
+    def load(self, spec):
+        import mtok
+
+        tok = mtok.Tokenizer.from_file(spec.mtok)
+        if spec.encoding:
+            # mtok's tiktoken-like Encoding (what mtok.get_encoding returns),
+            # over this freshly mapped file rather than get_encoding's cached one.
+            from mtok.convert.openai_encodings import ENCODINGS
+            from mtok.encodings import Encoding
+
+            _, _, pattern, specials, n_vocab = ENCODINGS[spec.encoding]
+            return Encoding(spec.encoding, tok, pattern, dict(specials), n_vocab).encode_ordinary
+        return lambda text: tok.encode(text, add_special_tokens=False)
+
+
+class Tiktoken(Peer):
+    name, module, dist = "tiktoken", "tiktoken", "tiktoken"
+
+    def supports(self, spec):
+        return bool(spec.tiktoken)
+
+    def load(self, spec):
+        return tiktoken_encoding(spec).encode_ordinary
+
+
+def tiktoken_encoding(spec):
+    """tiktoken.Encoding from the corpus rank file with the pattern and
+    specials of tiktoken_ext.openai_public, without touching the network:
+    its rank-file loader is swapped for one reading the local file."""
+    import tiktoken
+    import tiktoken_ext.openai_public as public
+
+    original = public.load_tiktoken_bpe
+
+    def local(_url, expected_hash=None):
+        return original(spec.tiktoken, expected_hash)
+
+    public.load_tiktoken_bpe = local
+    try:
+        params = getattr(public, spec.encoding)()
+    finally:
+        public.load_tiktoken_bpe = original
+    return tiktoken.Encoding(**params)
+
+
+class Tokenizers(Peer):
+    """HF tokenizers; the same adapter serves 0.23 here and 1.0 in its venv."""
+
+    name, module, dist = "tokenizers", "tokenizers", "tokenizers"
+
+    def supports(self, spec):
+        return bool(spec.json)
+
+    def load(self, spec):
+        tok = load_hf(spec.json)
+        return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+
+def load_hf(path):
+    import tokenizers
+
+    tok = tokenizers.Tokenizer.from_file(path)
+    if hasattr(tok, "no_truncation"):  # 0.x API
+        tok.no_truncation()
+        tok.no_padding()
+    else:                              # 1.0 API: properties
+        tok.truncation = None
+        tok.padding = None
+    return tok
+
+
+class TokenizersRc3(Tokenizers):
+    """tokenizers 1.0.0rc3, in its own venv: timed by a worker (rc3.py)."""
+
+    name, dist = "tokenizers-rc3", "tokenizers"
+    remote = True
+
+    def available(self):
+        from . import rc3
+
+        return rc3.venv_ready()
+
+    def version(self):
+        from . import rc3
+
+        return rc3.version()
+
+
+class SentencePiece(Peer):
+    name, module, dist = "sentencepiece", "sentencepiece", "sentencepiece"
+
+    def supports(self, spec):
+        return bool(spec.spm)
+
+    def load(self, spec):
+        import sentencepiece
+
+        sp = sentencepiece.SentencePieceProcessor(model_file=spec.spm)
+        return sp.encode
+
+
+class Iree(Peer):
+    name, module, dist = "iree", "iree.tokenizer", "iree-tokenizer"
+    # Encodings iree.tokenizer.Tokenizer.from_tiktoken accepts.
+    ENCODINGS = ("cl100k_base", "o200k_base", "o200k_harmony", "r50k_base", "gpt2", "p50k_base", "p50k_edit")
+
+    def supports(self, spec):
+        return bool(spec.json) or spec.encoding in self.ENCODINGS
+
+    def load(self, spec):
+        from iree.tokenizer import Tokenizer
+
+        if spec.tiktoken and spec.encoding in self.ENCODINGS:
+            tok = Tokenizer.from_tiktoken(spec.tiktoken, spec.encoding)
+        else:
+            tok = Tokenizer.from_file(spec.json)
+        return lambda text: tok.encode(text, add_special_tokens=False)
+
+
+class BpeOpenai(Peer):
+    """GitHub's `bpe` crate (bpe-openai). Only its bundled encodings; the
+    raw binding is called, skipping the wrapper's per-call bookkeeping."""
+
+    name, module, dist = "bpe-openai", "bpe_openai", "bpe-openai"
+    ENCODINGS = ("cl100k_base", "o200k_base")
+
+    def supports(self, spec):
+        return spec.encoding in self.ENCODINGS
+
+    def load(self, spec):
+        from bpe_openai import _bindings
+
+        return _bindings.tokenizer_for_encoding(spec.encoding).encode
+
+
+class Kitoken(Peer):
+    name, module, dist = "kitoken", "kitoken", "kitoken"
+
+    def supports(self, spec):
+        return bool(spec.json or spec.tiktoken or spec.spm)
+
+    def load(self, spec):
+        from kitoken import Kitoken as K
+
+        if spec.tiktoken:
+            tok = K.from_tiktoken_file(spec.tiktoken)
+        elif spec.json:
+            tok = K.from_tokenizers_file(spec.json)
+        else:
+            tok = K.from_sentencepiece_file(spec.spm)
+        return lambda text: tok.encode(text, False)
+
+
+ALL = (Mtok(), Tiktoken(), Tokenizers(), TokenizersRc3(), SentencePiece(), Iree(), BpeOpenai(), Kitoken())
+BY_NAME = {p.name: p for p in ALL}
+
+
+def select(names=None):
+    """The peers to run: `names` (all installed ones when None), mtok first."""
+    unknown = [n for n in (names or ()) if n not in BY_NAME]
+    if unknown:
+        raise KeyError(f"unknown libraries {unknown}; known: {', '.join(BY_NAME)}")
+    chosen = [BY_NAME[n] for n in names] if names else [p for p in ALL if p.available()]
+    return sorted(chosen, key=lambda p: p.name != "mtok")

@@ -1,0 +1,67 @@
+"""The strings the suites encode: windows of the corpus cut to about N
+tokens of the reference tokenizer, and the unseen text of the cold pass."""
+
+from . import corpus
+
+# Strings per size and their kinds: distinct windows, cycled by the timer,
+# so no library's whole-input cache sees the same string twice in a row.
+MIX = ("en", "multi", "code", "en", "multi", "code", "multi", "en")
+QUICK_MIX = ("en", "multi", "code")
+
+
+def _line_start(text: str, pos: int) -> int:
+    """The start of the line at or after pos (windows begin on a line)."""
+    nl = text.find("\n", pos)
+    return pos if nl < 0 or nl - pos > 200 else nl + 1
+
+
+def cut(text: str, start: int, n_tokens: int, count) -> str:
+    """A window of `text` from `start` holding about n_tokens tokens, as
+    counted by count(str) -> int. The text is treated as circular so short
+    pools still give long windows. Within ~2% (secant steps on the length)."""
+    ring = text
+    chars = max(16, n_tokens * 3)
+    best = None
+    for _ in range(8):
+        while len(ring) < start + chars:
+            ring += "\n\n" + text
+        window = ring[start:start + chars]
+        got = count(window)
+        if best is None or abs(got - n_tokens) < abs(best[1] - n_tokens):
+            best = (window, got)
+        if abs(got - n_tokens) <= max(2, n_tokens // 50):
+            break
+        chars = max(1, int(chars * n_tokens / max(got, 1)))
+    return best[0]
+
+
+def sized_strings(count, size: int, mix=MIX) -> list:
+    """One string per entry of `mix`, each about `size` tokens. Strings of a
+    kind start at evenly spaced offsets of its pool (different files of a
+    multilingual pool, hence different languages)."""
+    out, seen = [], {}
+    for kind in mix:
+        i = seen[kind] = seen.get(kind, -1) + 1
+        pool = corpus.pool_text(kind)
+        start = _line_start(pool, int((i + 0.37) * len(pool) / mix.count(kind)))
+        out.append(cut(pool, start, size, count))
+    return out
+
+
+def cold_chunks(limit_bytes=None, chunk_chars: int = 8192) -> list:
+    """The cold-pass text (COLD_TEXTS, seen by no other part of a run) in
+    line-aligned chunks of about chunk_chars, as documents would come."""
+    chunks, used = [], 0
+    for rel in corpus.COLD_TEXTS:
+        text = corpus.read_text(rel)
+        pos = 0
+        while pos < len(text):
+            end = text.find("\n", pos + chunk_chars)
+            end = len(text) if end < 0 else end + 1
+            chunk = text[pos:end]
+            chunks.append(chunk)
+            used += len(chunk.encode("utf-8"))
+            pos = end
+            if limit_bytes and used >= limit_bytes:
+                return chunks
+    return chunks

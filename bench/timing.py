@@ -1,0 +1,79 @@
+"""Timing: libraries interleaved round by round over the same strings, so
+the noise of a shared machine falls on all of them alike.
+
+Standard library only (the worker venv imports it too).
+"""
+
+import gc
+import math
+import time
+
+
+def percentile(sorted_values, q: float) -> float:
+    """Nearest-rank percentile of an already sorted list."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(q / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+def summarize(samples_ns, nbytes_total) -> dict:
+    """p50/p99 in µs, MB/s over all samples, and the sample count."""
+    s = sorted(samples_ns)
+    total = sum(s)
+    return {
+        "p50_us": percentile(s, 50) / 1e3,
+        "p99_us": percentile(s, 99) / 1e3,
+        "mb_s": nbytes_total / (total / 1e9) / 1e6 if total else float("nan"),
+        "n": len(s),
+    }
+
+
+def measure(encoders: dict, strings: list, *, budget_s: float = 1.0,
+            min_rounds: int = 3, max_rounds: int = 200) -> dict:
+    """Times each encoder on every string, interleaved.
+
+    encoders: name -> encode(text). One warm-up pass per encoder records the
+    ids (returned as `ids`, one list per string) and sizes the run: rounds
+    are chosen so the slowest encoder spends about `budget_s`. Each round
+    visits the encoders in a rotated order and times every encode alone.
+    Returns name -> summary (see summarize) plus "ids" and "error".
+    """
+    from .peers import ids_digest
+
+    nbytes = [len(s.encode("utf-8")) for s in strings]
+    out, warm = {}, {}
+    for name, fn in encoders.items():
+        t = time.perf_counter()
+        try:
+            ids = [fn(s) for s in strings]
+        except Exception as e:  # a peer that cannot encode this text is reported, not fatal
+            out[name] = {"error": f"{type(e).__name__}: {e}"[:200]}
+            continue
+        warm[name] = time.perf_counter() - t
+        out[name] = {"digests": [ids_digest(x) for x in ids], "tokens": sum(len(x) for x in ids)}
+    live = [n for n in encoders if n in warm]
+    if not live:
+        return out
+    rounds = int(budget_s / max(max(warm.values()), 1e-9))
+    rounds = max(min_rounds, min(max_rounds, rounds))
+    samples = {n: [] for n in live}
+    clock = time.perf_counter_ns
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # a collection landing in one library's sample is noise, not its cost
+    try:
+        for r in range(rounds):
+            order = live[r % len(live):] + live[:r % len(live)]
+            for name in order:
+                fn, bucket = encoders[name], samples[name]
+                for s in strings:
+                    t0 = clock()
+                    fn(s)
+                    bucket.append(clock() - t0)
+            gc.collect()  # between rounds, outside the timed region
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    for name in live:
+        out[name].update(summarize(samples[name], sum(nbytes) * rounds))
+    return out

@@ -1,0 +1,39 @@
+// What the binding files share: the Python handle of a tokenizer, the
+// per-object encode settings, and zero-copy views of Python text.
+#pragma once
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "mtok/encoding.h"
+#include "mtok/tokenizer.h"
+
+namespace mtok_py {
+
+struct PyTokenizer {
+  std::unique_ptr<mtok::Tokenizer> tok;
+};
+
+// Truncation and padding of one Python Tokenizer object. Never changed once
+// built (Python swaps in a new one), so encodes on any thread can share it.
+struct EncodeConfig {
+  mtok::TruncationParams truncation;
+  mtok::PaddingParams padding;
+};
+
+// UTF-8 views of a sequence of str / bytes, valid while `keep` lives.
+// A str with lone surrogates raises UnicodeEncodeError (Python cleans and
+// retries); bytes that are not UTF-8 raise EncodeError.
+struct TextViews {
+  std::vector<std::string_view> views;
+  std::vector<nanobind::object> keep;
+};
+TextViews ViewTexts(nanobind::handle seq);
+std::string_view ViewText(nanobind::handle text);
+
+// The options of one call.
+mtok::EncodeOptions MakeOptions(bool add_special, const EncodeConfig* config, bool details);
+
+}  // namespace mtok_py

@@ -1,0 +1,34 @@
+// The fast path for byte-level BPE pipelines (GPT-2, Llama-3, Qwen, o200k,
+// tiktoken): when the pre-tokenizer is a regex split followed by ByteLevel,
+// each regex match is handed as raw bytes to ByteBpe, skipping the general
+// path's piece objects and byte-to-character mapping. Same ids.
+#pragma once
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "pipeline.h"
+
+namespace mtok {
+
+class PieceCache;
+
+class ByteLevelRoute {
+ public:
+  // Null when the pipeline is not of that shape.
+  static std::unique_ptr<ByteLevelRoute> Make(const PreTokenizer* pre, const Model& model);
+
+  // Appends the ids of one normalized segment (text between added tokens).
+  void Encode(std::string_view segment, std::vector<uint32_t>* ids) const;
+
+ private:
+  ByteLevelRoute();
+  void EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const;
+
+  uint64_t serial_;  // keys this route's per-thread pre-token caches
+  const Regex* regex_ = nullptr;
+  bool matches_only_ = false;  // Split(invert, Removed): gaps are dropped
+  const ByteBpe* bpe_ = nullptr;
+};
+
+}  // namespace mtok

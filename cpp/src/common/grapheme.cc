@@ -1,0 +1,104 @@
+#include "common/grapheme.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/utf8.h"
+
+namespace mtok::unicode {
+namespace {
+
+struct GraphemeRun {
+  char32_t start;
+  uint8_t value;
+};
+#include "common/grapheme_tables.inc"
+
+enum Gcb : uint8_t {
+  kOther, kCR, kLF, kControl, kExtend, kZWJ, kRegional, kPrepend, kSpacingMark,
+  kL, kV, kT, kLV, kLVT,
+};
+enum InCB : uint8_t { kNoIncb, kLinker, kConsonant, kIncbExtend };
+
+struct Props {
+  Gcb gcb;
+  bool pictographic;
+  InCB incb;
+};
+
+Props PropsOf(char32_t cp) {
+  const GraphemeRun* end = kGraphemeRuns + sizeof(kGraphemeRuns) / sizeof(kGraphemeRuns[0]);
+  const GraphemeRun* it =
+      std::upper_bound(kGraphemeRuns, end, cp, [](char32_t c, const GraphemeRun& r) { return c < r.start; });
+  uint8_t v = (it - 1)->value;
+  return Props{static_cast<Gcb>(v & 15), (v & 16) != 0, static_cast<InCB>((v >> 5) & 3)};
+}
+
+bool IsControlLike(Gcb g) { return g == kCR || g == kLF || g == kControl; }
+
+}  // namespace
+
+size_t GraphemeLength(std::string_view text, size_t at) {
+  int len;
+  Props prev = PropsOf(utf8::decode(text, at, &len));
+  size_t pos = at + len;
+  // Context for the rules that look further back than one code point.
+  // GB11 state: 0 none, 1 after ExtPict Extend*, 2 after ExtPict Extend* ZWJ.
+  int emoji = prev.pictographic ? 1 : 0;
+  bool conjunct = prev.incb == kConsonant;  // GB9c: Consonant [Extend Linker]*
+  bool conjunct_linked = false;             // ... with at least one Linker
+  int regional = prev.gcb == kRegional ? 1 : 0;
+  while (pos < text.size()) {
+    Props cur = PropsOf(utf8::decode(text, pos, &len));
+    bool join;
+    if (prev.gcb == kCR && cur.gcb == kLF) {
+      join = true;  // GB3
+    } else if (IsControlLike(prev.gcb) || IsControlLike(cur.gcb)) {
+      join = false;  // GB4, GB5
+    } else if (prev.gcb == kL && (cur.gcb == kL || cur.gcb == kV || cur.gcb == kLV || cur.gcb == kLVT)) {
+      join = true;  // GB6
+    } else if ((prev.gcb == kLV || prev.gcb == kV) && (cur.gcb == kV || cur.gcb == kT)) {
+      join = true;  // GB7
+    } else if ((prev.gcb == kLVT || prev.gcb == kT) && cur.gcb == kT) {
+      join = true;  // GB8
+    } else if (cur.gcb == kExtend || cur.gcb == kZWJ || cur.gcb == kSpacingMark) {
+      join = true;  // GB9, GB9a
+    } else if (prev.gcb == kPrepend) {
+      join = true;  // GB9b
+    } else if (cur.incb == kConsonant && conjunct && conjunct_linked) {
+      join = true;  // GB9c
+    } else if (cur.pictographic && emoji == 2) {
+      join = true;  // GB11
+    } else if (prev.gcb == kRegional && cur.gcb == kRegional && regional % 2 == 1) {
+      join = true;  // GB12, GB13
+    } else {
+      join = false;  // GB999
+    }
+    if (!join) break;
+    // Update the look-back state with cur.
+    if (cur.pictographic) {
+      emoji = 1;
+    } else if (emoji == 1 && cur.gcb == kExtend) {
+      emoji = 1;
+    } else if (emoji == 1 && cur.gcb == kZWJ) {
+      emoji = 2;
+    } else {
+      emoji = 0;
+    }
+    if (cur.incb == kConsonant) {
+      conjunct = true;
+      conjunct_linked = false;
+    } else if (conjunct && cur.incb == kLinker) {
+      conjunct_linked = true;
+    } else if (conjunct && cur.incb != kIncbExtend) {
+      conjunct = false;
+      conjunct_linked = false;
+    }
+    regional = cur.gcb == kRegional ? regional + 1 : 0;
+    prev = cur;
+    pos += len;
+  }
+  return pos - at;
+}
+
+}  // namespace mtok::unicode

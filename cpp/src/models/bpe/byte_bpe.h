@@ -1,0 +1,46 @@
+// Byte-level BPE on raw bytes. The ByteLevel alphabet (GPT-2's byte ->
+// printable character map) is undone once when the tokenizer loads, so an
+// encode hashes byte ranges of the input and never builds token strings.
+// Same results as BpeModel on the byte-level mapped text.
+#pragma once
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/flat_hash.h"
+#include "models/bpe/bpe.h"
+
+namespace mtok {
+
+class ByteBpe {
+ public:
+  // Null when the model cannot run on raw bytes (byte fallback, subword
+  // prefix/suffix, unknown token handling, or a byte missing from the vocab).
+  static std::unique_ptr<ByteBpe> Build(const Vocab& vocab, const std::vector<MergeEntry>& merges,
+                                        const BpeOptions& opt);
+
+  // Appends the ids of one pre-token (raw bytes).
+  void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
+
+ private:
+  struct Part {
+    uint32_t start;  // byte offset of the symbol
+    uint32_t id;
+    uint32_t rank;    // rank of merging with the next symbol (kNoRank: none)
+    uint32_t merged;  // id of that merge
+  };
+  static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
+
+  bool PairRank(std::string_view s, const Part& a, const Part& b, uint32_t b_end,
+                uint32_t* rank, uint32_t* merged) const;
+  void MergeSmall(std::string_view s, std::vector<Part>* parts) const;
+  void MergeLarge(std::string_view s, std::vector<Part>* parts) const;
+
+  uint32_t byte_id_[256];
+  BytesMap bytes_;   // raw token bytes -> id
+  PairMap pairs_;    // (left id, right id) -> (rank, merged id); unused in rank mode
+  bool rank_merges_ = false;
+  bool ignore_merges_ = false;
+};
+
+}  // namespace mtok

@@ -1,0 +1,57 @@
+#include "models/piece_vocab.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "models/model_readers.h"
+
+namespace mtok {
+
+Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
+                        Vocab* vocab, std::vector<ScoredPiece>* pieces) {
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, typed ? 15 : 14));
+  vocab->Reserve(n);
+  pieces->reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    size_t at = r.pos();
+    ScoredPiece p;
+    MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, vocab, &p.token, &p.id));
+    MTOK_RETURN_IF_ERROR(r.F64(&p.score));
+    if (!std::isfinite(p.score)) return r.ErrorAt(at, "token score is not finite");
+    p.type = PieceType::kNormal;
+    if (typed) {
+      uint8_t t;
+      MTOK_RETURN_IF_ERROR(r.U8(&t));
+      if (t < 1 || t > 6) return r.ErrorAt(r.pos() - 1, "unknown piece type " + std::to_string(t));
+      p.type = static_cast<PieceType>(t);
+    }
+    if (p.token.empty()) return r.ErrorAt(at, "empty token");
+    uint32_t first;
+    if (opt.sentencepiece && vocab->Find(p.token, &first) && first != p.id)
+      return r.ErrorAt(at, "piece appears twice in a SentencePiece vocab");
+    pieces->push_back(p);
+  }
+  if (opt.has_unk && !vocab->Has(opt.unk_id))
+    return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
+  if (opt.sentencepiece && !opt.has_unk) return r.Error("a SentencePiece model needs an unk id");
+  if (opt.byte_fallback && opt.sentencepiece) {
+    uint32_t ids[256];
+    if (!FindBytePieces(*vocab, ids)) return r.Error("byte_fallback is set but <0x00>..<0xFF> are not all in the vocab");
+  }
+  return Status::Ok();
+}
+
+bool FindBytePieces(const Vocab& vocab, uint32_t ids[256]) {
+  char name[8];
+  bool all = true;
+  for (int b = 0; b < 256; ++b) {
+    std::snprintf(name, sizeof(name), "<0x%02X>", b);
+    if (!vocab.Find(name, &ids[b])) {
+      ids[b] = UINT32_MAX;
+      all = false;
+    }
+  }
+  return all;
+}
+
+}  // namespace mtok

@@ -1,0 +1,43 @@
+// Vocab entries with a score and a SentencePiece piece type, shared by the
+// Unigram and SentencePiece-BPE models.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "format/byte_reader.h"
+#include "models/vocab.h"
+
+namespace mtok {
+
+// SentencePiece's ModelProto.SentencePiece.Type numbering.
+enum class PieceType : uint8_t {
+  kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4, kUnused = 5, kByte = 6,
+};
+
+struct ScoredPiece {
+  std::string_view token;
+  uint32_t id;
+  double score;
+  PieceType type;
+};
+
+struct PieceModelOptions {
+  bool byte_fallback = false;
+  bool has_unk = false;
+  uint32_t unk_id = 0;
+  // SentencePiece semantics (.model sources): float scores, piece types
+  // respected. Otherwise HF's (every entry is a normal piece).
+  bool sentencepiece = false;
+};
+
+// Reads `n` entries [str token][u32 id][f64 score] (+ [u8 type] when
+// `typed`) into vocab and pieces, validating ids, types and the unk id.
+Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
+                        Vocab* vocab, std::vector<ScoredPiece>* pieces);
+
+// The byte pieces <0x00>..<0xFF>: ids, or false when one is missing.
+bool FindBytePieces(const Vocab& vocab, uint32_t ids[256]);
+
+}  // namespace mtok

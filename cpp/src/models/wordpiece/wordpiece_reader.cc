@@ -1,0 +1,33 @@
+// WordPiece model section (MNN's code 1).
+#include "models/model_readers.h"
+#include "models/wordpiece/wordpiece.h"
+
+namespace mtok {
+
+Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out) {
+  uint32_t n;
+  std::string_view unk, prefix;
+  WordPieceOptions opt;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  size_t unk_at = r.pos();
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, &unk, "unk_token"));
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, &prefix, "continuing_subword_prefix"));
+  MTOK_RETURN_IF_ERROR(r.U32(&opt.max_input_chars_per_word));
+  opt.continuing_subword_prefix = std::string(prefix);
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 6));
+  Vocab vocab;
+  vocab.Reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view token;
+    uint32_t id;
+    MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
+  }
+  // HF fails on the first word it cannot spell when unk is missing; mtok
+  // refuses the model when it loads instead.
+  if (!vocab.Find(unk, &opt.unk_id))
+    return r.ErrorAt(unk_at, "unk_token '" + std::string(unk) + "' is not in the vocab");
+  *out = MakeWordPieceModel(std::move(vocab), std::move(opt));
+  return Status::Ok();
+}
+
+}  // namespace mtok

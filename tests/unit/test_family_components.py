@@ -1,0 +1,222 @@
+"""The pipeline components of the SentencePiece/WordPiece/Unigram families
+against HF tokenizers, one component at a time.
+
+Each component runs inside a small tokenizer.json whose model is a
+WordPiece over single characters: a word spells as its first character then
+"##" + each next one, so the ids show the normalized text and every
+pre-token boundary exactly."""
+
+import json
+import random
+
+import pytest
+
+import mtok
+from mtok.format.writer import write_mtok
+
+tokenizers = pytest.importorskip("tokenizers")
+
+SAMPLES = [
+    "Hello, world! It's  a test:\tdon't stop... ¿Qué tal? (x+y)=z",
+    "  leading and trailing  ", "a\u3000b\u00a0c\u2003d\ne\r\nf", "日本語のテキスト、句読点。「引用」",
+    "e\u0301te\u0301 Cafe\u0301 n\u0303 A\u030a", "▁already▁has▁marks ▁ x", "tab\there|pipe|",
+    "multi\u2581\u2581space", "emoji 👩‍👩‍👧 🇯🇵 ☺\ufe0f #\ufe0f\u20e3", "کتاب‌ها", "नमस्ते क्षत्रिय",
+    "", " ", "¡¡¡!!!", "x\u0600\u0661y", "\u00ad\u200b\u200dz", "ＡＢＣ１２３", "ｶﾞｷﾞ",
+]
+
+
+def char_vocab(texts):
+    chars = sorted({c for t in texts for c in t} | set("[UNK]"))
+    vocab = {"[UNK]": 0}
+    for c in chars:
+        for tok in (c, "##" + c):
+            vocab.setdefault(tok, len(vocab))
+    return vocab
+
+
+def pair_for(normalizer=None, pre_tokenizer=None, decoder=None, texts=SAMPLES):
+    data = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": None,
+        "decoder": decoder,
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 10000, "vocab": char_vocab(texts)},
+    }
+    ref = tokenizers.Tokenizer.from_str(json.dumps(data))
+    return ref, mtok.Tokenizer.from_bytes(write_mtok(data))
+
+
+def assert_same_ids(ref, ours, texts):
+    for t in texts:
+        assert ours.encode(t) == ref.encode(t).ids, repr(t)
+
+
+PRE_TOKENIZERS = [
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False},
+    {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},  # old files
+    {"type": "Metaspace", "replacement": "|", "prepend_scheme": "first", "split": True},
+    {"type": "WhitespaceSplit"},
+    {"type": "Whitespace"},
+    {"type": "BertPreTokenizer"},
+    {"type": "CharDelimiterSplit", "delimiter": "|"},
+    {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"},
+                                           {"type": "Metaspace", "replacement": "▁",
+                                            "prepend_scheme": "first", "split": True}]},
+] + [{"type": "Punctuation", "behavior": b}
+     for b in ["Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous"]]
+
+
+@pytest.mark.parametrize("spec", PRE_TOKENIZERS, ids=lambda s: json.dumps(s, ensure_ascii=False))
+def test_pre_tokenizer(spec):
+    ref, ours = pair_for(pre_tokenizer=spec)
+    assert_same_ids(ref, ours, SAMPLES)
+
+
+def test_metaspace_first_after_added_token():
+    """"first" prepends only to the segment at the start of the input."""
+    data = json.loads(pair_for()[0].to_str())
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first"}
+    vocab = data["model"]["vocab"]
+    data["added_tokens"] = [{"id": len(vocab), "content": "<s>", "single_word": False, "lstrip": False,
+                             "rstrip": False, "normalized": False, "special": True}]
+    ref = tokenizers.Tokenizer.from_str(json.dumps(data))
+    ours = mtok.Tokenizer.from_bytes(write_mtok(data))
+    assert_same_ids(ref, ours, ["<s>a b", "a<s>b c", "a b<s>", "<s> x"])
+
+
+def every_code_point_texts():
+    cps = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    return ["".join(chr(c) for c in cps[i:i + 512]) for i in range(0, len(cps), 512)]
+
+
+@pytest.mark.parametrize("spec", [
+    {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+     "strip_accents": None, "lowercase": True},
+    {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False,
+     "strip_accents": True, "lowercase": False},
+    {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]},
+    {"type": "StripAccents"},
+], ids=["bert-uncased", "bert-strip", "nfd-strip", "strip"])
+def test_normalizer_every_code_point(spec):
+    texts = every_code_point_texts()
+    ref_norm = tokenizers.normalizers.__dict__  # noqa: F841 (keeps the import used)
+    ref, _ = pair_for(normalizer=spec, texts=["x"])
+    normalized = [ref.normalizer.normalize_str(t) for t in texts]
+    ref, ours = pair_for(normalizer=spec, texts=normalized + texts)
+    for t in texts:
+        assert ours.encode(t) == ref.encode(t).ids, repr(t[:3])
+
+
+def precompiled_spec():
+    import corpus
+
+    path = corpus.file_path("tokenizers", "t5-small", "tokenizer.json")
+    return json.loads(path.read_text())["normalizer"]
+
+
+PRECOMPILED_TEXTS = SAMPLES + [
+    "a\r\nb", "\r\n\r\n", "e\u0301\u0302x", "Ａ\u0301", "\u00a0\u0301", "\u00a8\u0301", "ﬁ\u0301",
+    "\u1100\u1161\u11a8", "👍🏽", "\u0915\u094d\u0937", "x\u200d\u200d", "\u2474\u0301", "\u3300",
+]
+
+
+def test_precompiled_graphemes():
+    """HF's grapheme walk: a cluster under 6 bytes is replaced by the rule of
+    its shortest matching prefix."""
+    spec = precompiled_spec()
+    ref, _ = pair_for(normalizer=spec, texts=["x"])
+    normalized = [ref.normalizer.normalize_str(t) for t in PRECOMPILED_TEXTS]
+    ref, ours = pair_for(normalizer=spec, texts=normalized + PRECOMPILED_TEXTS)
+    assert_same_ids(ref, ours, PRECOMPILED_TEXTS)
+
+
+def test_precompiled_every_code_point_after_letters():
+    """Each code point alone and after a base letter (grapheme clusters)."""
+    spec = precompiled_spec()
+    cps = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    texts = ["".join("a" + chr(c) + " " for c in cps[i:i + 256]) for i in range(0, len(cps), 256)]
+    ref, _ = pair_for(normalizer=spec, texts=["x"])
+    normalized = [ref.normalizer.normalize_str(t) for t in texts]
+    ref, ours = pair_for(normalizer=spec, pre_tokenizer={"type": "WhitespaceSplit"},
+                         texts=normalized + texts)
+    for t in texts:
+        assert ours.encode(t) == ref.encode(t).ids, repr(t[:6])
+
+
+def test_hostile_charsmap_never_crashes():
+    rng = random.Random(7)
+    good = __import__("base64").b64decode(precompiled_spec()["precompiled_charsmap"])
+    for _ in range(200):
+        blob = bytearray(good[:rng.randrange(4, 4096)])
+        for _ in range(rng.randrange(1, 64)):
+            blob[rng.randrange(len(blob))] = rng.randrange(256)
+        spec = {"type": "Precompiled",
+                "precompiled_charsmap": __import__("base64").b64encode(bytes(blob)).decode()}
+        data = {"normalizer": spec, "model": {"type": "WordPiece", "unk_token": "[UNK]",
+                                              "vocab": {"[UNK]": 0}}}
+        try:
+            tok = mtok.Tokenizer.from_bytes(write_mtok(data))
+        except mtok.MtokError:
+            continue
+        for t in PRECOMPILED_TEXTS:
+            tok.encode(t)
+
+
+DECODERS = [
+    {"type": "WordPiece", "prefix": "##", "cleanup": True},
+    {"type": "WordPiece", "prefix": "##", "cleanup": False},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
+    {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": True},
+    {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": False},
+    {"type": "BPEDecoder", "suffix": "</w>"},
+]
+DECODER_TOKENS = ["a", "##b", "▁c", "▁", "<pad>", "|", "d</w>", "</w>", " .", "'", "n't", " 's",
+                  "do", " do not", "x▁y", "?", " ,", "##", "e"]
+
+
+@pytest.mark.parametrize("spec", DECODERS, ids=lambda s: json.dumps(s, ensure_ascii=False))
+def test_decoder(spec):
+    vocab = {"[UNK]": 0}
+    for t in DECODER_TOKENS:
+        vocab.setdefault(t, len(vocab))
+    data = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": None,
+            "post_processor": None, "decoder": spec,
+            "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                      "max_input_chars_per_word": 100, "vocab": vocab}}
+    ref = tokenizers.Tokenizer.from_str(json.dumps(data))
+    ours = mtok.Tokenizer.from_bytes(write_mtok(data))
+    rng = random.Random(3)
+    for _ in range(500):
+        ids = [rng.randrange(len(vocab)) for _ in range(rng.randrange(0, 8))]
+        ids += ids[:rng.randrange(0, 3)]  # repeats (CTC)
+        assert ours.decode(ids) == ref.decode(ids), [ref.id_to_token(i) for i in ids]
+
+
+@pytest.mark.parametrize("kind", ["BertProcessing", "RobertaProcessing"])
+def test_bert_roberta_templates(kind):
+    """The templates the writer builds give HF's ids and type ids."""
+    from mtok.format.post import template_of
+
+    spec = {"type": kind, "sep": ["[SEP]", 5], "cls": ["[CLS]", 4]}
+    proc = getattr(tokenizers.processors, kind)(("[SEP]", 5), ("[CLS]", 4))
+    ref = tokenizers.Tokenizer(tokenizers.models.WordLevel({"a": 0, "b": 1}, unk_token="a"))
+    ref.post_processor = proc
+    single, pair = template_of(spec)
+
+    def expand(items):
+        ids, types = [], []
+        for kind_, tids, type_id in items:
+            got = tids if kind_ == "special" else [0 if kind_ == "A" else 1]
+            ids += got
+            types += [type_id] * len(got)
+        return ids, types
+
+    e = ref.encode("a")
+    assert expand(single) == (e.ids, e.type_ids)
+    e = ref.encode("a", "b")
+    assert expand(pair) == (e.ids, e.type_ids)
