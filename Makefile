@@ -4,7 +4,7 @@ PIP ?= $(PYTHON) -m pip
 BUILD_DIR ?= build/dev
 PYTEST_ARGS ?=
 
-.PHONY: demo test install install-test dev clean
+.PHONY: demo test install install-test dev clean test-tiktoken-suite sanitize
 
 # Builds and installs the package, exports a tokenizer, encodes and decodes
 # real text, and prints a short speed comparison with the installed peers.
@@ -26,7 +26,35 @@ install-test:
 dev:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
 	cmake --build $(BUILD_DIR) -j2
-	cp $(BUILD_DIR)/_native*.so src/mtok/
+	cp $(BUILD_DIR)/_native*.so $(BUILD_DIR)/_native.pyi src/mtok/
 
 clean:
-	rm -rf build src/mtok/_native*.so
+	rm -rf build src/mtok/_native*.so src/mtok/_native.pyi
+
+# Runs openai/tiktoken's own tests with `import tiktoken` resolving to
+# mtok.tiktoken. TIKTOKEN_TESTS is the tests/ folder of a tiktoken checkout,
+# for example: git -C /work/.mirror/openai+tiktoken/repo archive HEAD tests | tar -x -C /tmp/tiktoken
+test-tiktoken-suite:
+	@test -n "$(TIKTOKEN_TESTS)" || { echo "set TIKTOKEN_TESTS=/path/to/tiktoken/tests"; exit 2; }
+	cd "$(TIKTOKEN_TESTS)/.." && PYTHONPATH="$(CURDIR)/tests/tiktoken_shim:$(CURDIR)/src$${PYTHONPATH:+:$$PYTHONPATH}" \
+		$(PYTHON) -m pytest -p mtok_tiktoken_alias -p no:cacheprovider -q "$(TIKTOKEN_TESTS)" $(PYTEST_ARGS)
+
+# ASan + UBSan: builds the extension into $(ASAN_DIR) (never src/mtok), stages
+# a private copy of the package there, and runs the unit, format and hostile
+# tests plus a small parity subset under the sanitizers. Python itself is not
+# instrumented, so libasan is preloaded and leak checking is off.
+ASAN_DIR ?= build/asan
+SANITIZE_TESTS ?= tests/unit tests/format tests/hostile/test_input_limits.py \
+	tests/parity/test_tiktoken.py tests/parity/test_hf_byte_level.py
+sanitize:
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTOK_SANITIZE=ON \
+		-DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
+	cmake --build $(ASAN_DIR) -j2
+	rm -rf $(ASAN_DIR)/site && mkdir -p $(ASAN_DIR)/site/mtok
+	for f in src/mtok/*; do case $$f in *_native*) ;; *) ln -s "$$(realpath $$f)" $(ASAN_DIR)/site/mtok/ ;; esac; done
+	cp $(ASAN_DIR)/_native*.so $(ASAN_DIR)/site/mtok/
+	LD_PRELOAD="$$($${CXX:-g++} -print-file-name=libasan.so)" \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	PYTHONPATH=$(ASAN_DIR)/site:tests MTOK_CACHE_DIR=$(ASAN_DIR)/cache \
+		$(PYTHON) -m pytest -q -p no:cacheprovider $(SANITIZE_TESTS) -k "not 100_mb" $(PYTEST_ARGS)

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokenizers", help=f"comma-separated, from: {', '.join(specs.CATALOG)}")
     p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed)")
     p.add_argument("--parts", default=",".join(PARTS),
-                   help=f"parts of the bpe/unigram suites (default {','.join(PARTS)})")
+                   help=f"parts of the bpe/unigram suites, or none (default {','.join(PARTS)})")
     p.add_argument("--callgrind", action="store_true", help="also count instructions per 512-token encode")
     p.add_argument("--budget", type=float, help="seconds per size for the slowest library (default 1, quick 0.05)")
     p.add_argument("--out", default=str(RESULTS), help="folder for the JSON and PNG results")
@@ -54,12 +54,16 @@ class Settings:
 
 
 def _suite_specs(suite, names):
+    """The tokenizers of a suite: the given ones of its model kind (all of
+    them for load), else its defaults."""
+    unknown = [n for n in names or () if n not in specs.CATALOG]
+    if unknown:
+        raise SystemExit(f"unknown tokenizers {unknown}; known: {', '.join(specs.CATALOG)}")
     if suite == "load":
         return names or list(specs.LOAD_DEFAULT)
     if not names:
         return list(specs.BPE_DEFAULT if suite == "bpe" else specs.UNIGRAM_DEFAULT)
-    want = "unigram" if suite == "unigram" else None
-    return [n for n in names if (specs.CATALOG[n].model == "unigram") == (want == "unigram")]
+    return [n for n in names if (specs.CATALOG[n].model == "unigram") == (suite == "unigram")]
 
 
 def run_encode_suite(suite, args, settings, selected, log) -> dict:
@@ -67,7 +71,10 @@ def run_encode_suite(suite, args, settings, selected, log) -> dict:
     scaling and (optionally) callgrind, for each of its tokenizers."""
     from . import batch, callgrind, cold, sized, worstcase
 
-    parts = _csv(args.parts)
+    parts = [p for p in _csv(args.parts) or () if p != "none"]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        raise SystemExit(f"unknown parts {sorted(unknown)}; known: {', '.join(PARTS)} (or none)")
     sizes = [int(s) for s in _csv(args.sizes)] if args.sizes else list(DEFAULT_SIZES[suite])
     out = {p: [] for p in parts + (["callgrind"] if args.callgrind else [])}
     for name in _suite_specs(suite, _csv(args.tokenizers)):
@@ -128,6 +135,10 @@ def run_args(args, log=_print) -> dict:
     if missing:
         hint = " (python -m bench --setup-rc3)" if "tokenizers-rc3" in missing else ""
         raise SystemExit(f"not installed: {', '.join(missing)}{hint}")
+    if any(p.name == "mtok" for p in selected):
+        from .mtok_export import isolate_encoding_cache
+
+        isolate_encoding_cache()
     log(environment.summary(selected))
     results = {"meta": {"machine": environment.machine(), "versions": environment.versions(selected),
                         "argv": vars(args), "started": time.strftime("%Y-%m-%d %H:%M:%S")}}

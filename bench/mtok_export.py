@@ -46,3 +46,12 @@ def exported_path(spec) -> Path:
             if old != out and old.name.count("-") == out.name.count("-"):
                 old.unlink(missing_ok=True)
     return out
+
+
+def isolate_encoding_cache() -> None:
+    """Points mtok.get_encoding's .mtok cache ($MTOK_CACHE_DIR) at a folder
+    keyed like the exports, unless the caller set one: a cache written by an
+    older build of the tree must not be what the benchmark loads.
+    Worker processes inherit it."""
+    if "MTOK_CACHE_DIR" not in os.environ:
+        os.environ["MTOK_CACHE_DIR"] = str(corpus.SCRATCH / "encodings" / _fingerprint())

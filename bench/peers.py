@@ -24,6 +24,9 @@ class Peer:
     module = ""      # import name, to test availability
     dist = ""        # distribution name, for the version
     remote = False   # runs in a subprocess worker (see rc3.py)
+    # Imported before a load is timed. None when importing is itself the
+    # load (a library that builds its tables at import).
+    pre_import = property(lambda self: self.module)
 
     def available(self) -> bool:
         try:
@@ -58,15 +61,16 @@ class Mtok(Peer):
     def load(self, spec):
         import mtok
 
-        tok = mtok.Tokenizer.from_file(spec.mtok)
         if spec.encoding:
-            # mtok's tiktoken-like Encoding (what mtok.get_encoding returns),
-            # over this freshly mapped file rather than get_encoding's cached one.
-            from mtok.convert.openai_encodings import ENCODINGS
-            from mtok.encodings import Encoding
+            # OpenAI encodings through mtok's tiktoken-like API, as users call it.
+            return mtok.get_encoding(spec.encoding).encode_ordinary
+        return self.load_file(spec)
 
-            _, _, pattern, specials, n_vocab = ENCODINGS[spec.encoding]
-            return Encoding(spec.encoding, tok, pattern, dict(specials), n_vocab).encode_ordinary
+    def load_file(self, spec):
+        """The exported .mtok, memory-mapped: what the load table times."""
+        import mtok
+
+        tok = mtok.Tokenizer.from_file(spec.mtok)
         return lambda text: tok.encode(text, add_special_tokens=False)
 
 
@@ -180,6 +184,7 @@ class BpeOpenai(Peer):
 
     name, module, dist = "bpe-openai", "bpe_openai", "bpe-openai"
     ENCODINGS = ("cl100k_base", "o200k_base")
+    pre_import = None  # importing its binding builds the bundled encodings (~1 s): part of the load
 
     def supports(self, spec):
         return spec.encoding in self.ENCODINGS

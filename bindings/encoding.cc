@@ -48,12 +48,13 @@ void bind_encoding(nb::module_& m) {
       .def_prop_ro("offsets", [](const Encoding& e) { return e.offsets; },
                    "(start, end) character offsets of each token in its input text.")
       .def_prop_ro("attention_mask", [](const Encoding& e) { return IntList(e.attention_mask); },
-                   "1 for tokens, 0 for padding.")
+                   nb::sig("def attention_mask(self) -> list[int]"), "1 for tokens, 0 for padding.")
       .def_prop_ro("special_tokens_mask", [](const Encoding& e) { return IntList(e.special_mask); },
-                   "1 for special tokens added by the post-processor and padding.")
+                   nb::sig("def special_tokens_mask(self) -> list[int]"), "1 for special tokens added by the post-processor and padding.")
       .def_prop_ro("word_ids", [](const Encoding& e) { return OptionalInts(e.words); },
+                   nb::sig("def word_ids(self) -> list[int | None]"),
                    "Index of the word (pre-token) of each token; None for special tokens.")
-      .def_prop_ro("sequence_ids", &SequenceIds,
+      .def_prop_ro("sequence_ids", &SequenceIds, nb::sig("def sequence_ids(self) -> list[int | None]"),
                    "Index of the input sequence of each token; None for special tokens.")
       .def_prop_ro("n_sequences",
                    [](const Encoding& e) {

@@ -68,7 +68,12 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.ADDED_FLAGS"] = c::tag::kAddedFlags;
     d["tag.POST"] = c::tag::kPost;
     d["tag.TEMPLATES"] = c::tag::kTemplates;
-    d["tag.MERGE_RESULTS"] = c::tag::kMergeResults;
+    d["tag.VOCAB_OFFSETS"] = c::tag::kVocabOffsets;
+    d["tag.VOCAB_INDEX"] = c::tag::kVocabIndex;
+    d["tag.PAIR_INDEX"] = c::tag::kPairIndex;
+    d["tag.RAW_BYTES"] = c::tag::kRawBytes;
+    d["tag.RAW_INDEX"] = c::tag::kRawIndex;
+    d["end_magic"] = nb::bytes(c::kEndMagic, sizeof(c::kEndMagic));
     d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;
     return d;
   });

@@ -49,10 +49,12 @@ std::vector<uint32_t> EncodeIds(const PyTokenizer& self, nb::handle text, bool a
 }
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,
-                          bool add_special, const EncodeConfig* config, bool details) {
+                          bool add_special, const EncodeConfig* config, bool details,
+                          int added_mode, std::vector<uint32_t> allowed_ids) {
   std::string_view a = mtok_py::ViewText(text);
   std::string_view b = pair.is_none() ? std::string_view() : mtok_py::ViewText(pair);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, details);
+  SetAdded(&opt, added_mode, std::move(allowed_ids));
   mtok::Encoding out;
   mtok::Status st;
   {
@@ -141,7 +143,26 @@ nb::dict Info(const PyTokenizer& self) {
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
 
+// The acceleration sections of .mtok bytes that lack them (for the writer).
+nb::list AccelSections(nb::bytes data) {
+  std::unique_ptr<Tokenizer> t;
+  std::vector<std::pair<uint32_t, std::string>> sections;
+  mtok::Status st;
+  {
+    nb::gil_scoped_release release;
+    st = Tokenizer::Load(mtok::Buffer::Copy(data.c_str(), data.size()), &t);
+    if (st.ok()) t->AccelSections(&sections);
+  }
+  mtok_py::Check(st);
+  nb::list out;
+  for (const auto& [tag, payload] : sections)
+    out.append(nb::make_tuple(tag, nb::bytes(payload.data(), payload.size())));
+  return out;
+}
+
 void bind_tokenizer(nb::module_& m) {
+  m.def("accel_sections", &AccelSections, nb::arg("data"),
+        "Lookup tables to store in a .mtok file: [(tag, payload)].");
   auto cls = nb::class_<PyTokenizer>(m, "Tokenizer");
   cls.def_static("from_bytes",
                  [](nb::bytes data) { return Load(mtok::Buffer::Copy(data.c_str(), data.size())); },
@@ -158,6 +179,7 @@ void bind_tokenizer(nb::module_& m) {
            "Ids of a str or UTF-8 bytes.")
       .def("encode_full", &EncodeFull, nb::arg("text"), nb::arg("pair").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
+           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
            "An Encoding, with truncation and padding from config.")
       .def("encode_batch", &EncodeBatchIds, nb::arg("texts"), nb::arg("pairs").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),

@@ -106,6 +106,11 @@ class Model {
   virtual bool TokenIsText(uint32_t /*id*/) const { return false; }
   // The same model on raw bytes, when it is a byte-level BPE (else null).
   virtual const ByteBpe* byte_bpe() const { return nullptr; }
+  // Lookup tables to store in the file so the next load adopts them
+  // instead of building them: (trailer tag, payload).
+  // `base` is the start of the file the model was read from.
+  virtual void AccelSections(const uint8_t* /*base*/,
+                             std::vector<std::pair<uint32_t, std::string>>*) const {}
 };
 
 class Decoder {

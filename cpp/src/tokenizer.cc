@@ -181,6 +181,10 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
   return out;
 }
 
+void Tokenizer::AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const {
+  f_->model->AccelSections(f_->bytes->data(), out);
+}
+
 const TokenizerInfo& Tokenizer::info() const { return f_->info; }
 const Buffer& Tokenizer::bytes() const { return *f_->bytes; }
 

@@ -10,6 +10,7 @@ def test_codes_agree():
         "magic": codes.MAGIC,
         "pipeline": codes.PIPELINE_TYPE,
         "ext_magic": codes.EXT_MAGIC,
+        "end_magic": codes.END_MAGIC,
         "max_nesting": codes.MAX_NESTING,
     }
     for group, cls in [("norm", codes.Norm), ("pre", codes.Pre), ("model", codes.Model),

@@ -296,6 +296,8 @@ def test_type_is_chosen_or_refused():
         export_legacy_txt(packaged_spec("cl100k_base")[0], legacy_type=3)
     with pytest.raises(mtok.FormatError, match="holds tiktoken ranks"):
         export_legacy_txt(json_spec("gpt2"), legacy_type=1)
+    with pytest.raises(mtok.FormatError, match="holds a BPE model, not WordPiece"):
+        export_legacy_txt(json_spec("bert-base-uncased"), legacy_type=3, allow_loss=True)
 
 
 # --- malformed files --------------------------------------------------------------

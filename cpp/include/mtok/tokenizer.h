@@ -80,6 +80,9 @@ class Tokenizer {
   uint32_t VocabSize(bool with_added) const;
   bool IsSpecial(uint32_t id) const;
 
+  // Lookup tables the exporter stores so later loads adopt them (tag, payload).
+  void AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const;
+
   const TokenizerInfo& info() const;
   const Buffer& bytes() const;
 

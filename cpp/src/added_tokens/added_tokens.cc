@@ -9,32 +9,30 @@ namespace mtok {
 
 void TokenMatcher::Add(std::string_view pattern, uint32_t token_index) {
   if (pattern.empty()) return;
-  uint32_t node = 0;
+  uint32_t node = 0, child, unused;
   for (unsigned char b : pattern) {
-    auto it = nodes_[node].next.find(b);
-    if (it == nodes_[node].next.end()) {
-      nodes_.emplace_back();
-      uint32_t fresh = static_cast<uint32_t>(nodes_.size() - 1);
-      nodes_[node].next.emplace(b, fresh);
-      node = fresh;
-    } else {
-      node = it->second;
+    uint64_t key = (uint64_t(node) << 8) | b;
+    if (edges_.Find(key, &child, &unused)) {
+      node = child;
+      continue;
     }
+    child = static_cast<uint32_t>(token_.size());
+    token_.push_back(-1);
+    edges_.Insert(key, child, 0);
+    node = child;
   }
   // First writer wins: the same content twice keeps the earlier token.
-  if (nodes_[node].token < 0) nodes_[node].token = token_index;
+  if (token_[node] < 0) token_[node] = token_index;
   first_[static_cast<unsigned char>(pattern[0])] = true;
 }
 
 size_t TokenMatcher::LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
                                uint32_t* token_index) const {
-  uint32_t node = 0;
+  uint32_t node = 0, unused;
   size_t best = 0;
   for (size_t i = pos; i < text.size(); ++i) {
-    auto it = nodes_[node].next.find(static_cast<unsigned char>(text[i]));
-    if (it == nodes_[node].next.end()) break;
-    node = it->second;
-    int64_t tok = nodes_[node].token;
+    if (!edges_.Find((uint64_t(node) << 8) | static_cast<unsigned char>(text[i]), &node, &unused)) break;
+    int64_t tok = token_[node];
     if (tok >= 0 && (allowed == nullptr || (*allowed)[tok])) {
       best = i + 1 - pos;
       *token_index = static_cast<uint32_t>(tok);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/flat_hash.h"
 #include "pipeline.h"
 
 namespace mtok {
@@ -22,7 +23,7 @@ struct AddedToken {
 class TokenMatcher {
  public:
   void Add(std::string_view pattern, uint32_t token_index);
-  bool empty() const { return nodes_.size() <= 1; }
+  bool empty() const { return token_.size() <= 1; }
   // Longest pattern starting at text[pos] whose token passes `allowed`
   // (indexed by token index; null = all); returns its length (0 = none).
   size_t LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
@@ -30,11 +31,10 @@ class TokenMatcher {
   bool MayStartWith(unsigned char b) const { return first_[b]; }
 
  private:
-  struct Node {
-    std::unordered_map<unsigned char, uint32_t> next;
-    int64_t token = -1;
-  };
-  std::vector<Node> nodes_{1};
+  // Trie edges in one flat table keyed by (node << 8 | byte): no allocation
+  // per node, so thousands of added tokens build in microseconds.
+  PairMap edges_;           // key -> (child node, unused)
+  std::vector<int64_t> token_{-1};  // per node: token index ending here, or -1
   bool first_[256] = {};
 };
 

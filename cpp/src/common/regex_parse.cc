@@ -134,8 +134,8 @@ class Parser {
         ++i_;
         CharSet set;
         set.Add('\n');
-        if (!flags.dotall) set.Negate();
-        else set.Add(0, 0x10FFFF);
+        set.Negate();
+        if (flags.dotall) set.Add('\n');
         *out = AddSet(std::move(set));
         return Status::Ok();
       }
@@ -228,7 +228,9 @@ class Parser {
   Status ParseFlags(Flags* flags) {
     i_ += 2;
     bool on = true, saw_minus = false;
+    size_t start = i_;
     while (Peek() != ')' && Peek() != ':') {
+      if (AtEnd()) return Malformed("unterminated group options", start - 2);
       size_t at = i_;
       char c = p_[i_++];
       if (c == '-' && !saw_minus) {
@@ -287,7 +289,7 @@ class Parser {
     return Status::Ok();
   }
 
-  // '[' ... ']' into *out. `negated_item` (if given) reports a negated class.
+  // '[' ... ']' into *out; *negated_out (if given) tells whether it was [^..].
   Status ParseClass(const Flags& flags, int depth, CharSet* out, bool* negated_out) {
     size_t at = i_;
     MTOK_RETURN_IF_ERROR(Nested(depth, at));

@@ -9,6 +9,8 @@ namespace mtok::codes {
 constexpr int kMagic = 430;
 constexpr int kPipelineType = 4;
 constexpr char kExtMagic[8] = {'M', 'T', 'O', 'K', 'E', 'X', 'T', '1'};
+// The last 16 bytes of a file with a trailer: [u64 trailer offset] "MTOKEND1".
+constexpr char kEndMagic[8] = {'M', 'T', 'O', 'K', 'E', 'N', 'D', '1'};
 constexpr int kMaxNesting = 16;  // Sequence depth limit (hostile files)
 
 namespace norm {
@@ -74,7 +76,15 @@ namespace tag {
 constexpr uint32_t kAddedFlags = Tag("ATFL");  // per added token: single_word, normalized
 constexpr uint32_t kPost = Tag("POST");        // full post-processor
 constexpr uint32_t kTemplates = Tag("TMPL");   // named chat templates (JSON)
-constexpr uint32_t kMergeResults = Tag("MRGN");  // u32 merged id per merge entry
+// Acceleration sections: tables precomputed at export and used in place.
+constexpr uint32_t kVocabOffsets = Tag("VOFF");  // id -> offset of its vocab record
+constexpr uint32_t kVocabIndex = Tag("VHSH");  // token string -> id index of the model vocab
+constexpr uint32_t kPairIndex = Tag("PHSH");   // BPE (left, right) -> (rank, merged id)
+constexpr uint32_t kRawBytes = Tag("BRAW");    // byte-level BPE: raw bytes of every token
+constexpr uint32_t kRawIndex = Tag("BHSH");    // byte-level BPE: raw bytes -> id index
+constexpr bool IsAccel(uint32_t t) {
+  return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kRawBytes || t == kRawIndex;
+}
 constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets
 }  // namespace tag
 

@@ -33,7 +33,9 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* out);
 // Section readers (format/read_*.cc).
 Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string* type);
 Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::string* type);
-Status ReadModel(ByteReader& r, std::unique_ptr<Model>* out, std::string* type);
+struct Trailer;
+Status ReadModel(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out,
+                 std::string* type);
 Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type);
 
 // Compiles a regex from the file, turning a compile error into a FormatError

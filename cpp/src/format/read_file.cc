@@ -131,6 +131,13 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
     return r.ErrorAt(0, "tokenizer type " + std::to_string(type) +
                             " is a legacy text format; convert it with mtok export");
   f->info.sections.push_back({"header", "", 0, r.pos()});
+  // The trailer table comes first: model readers use its acceleration sections.
+  Trailer trailer;
+  MTOK_RETURN_IF_ERROR(ReadTrailerTable(*bytes, f, &trailer));
+  const size_t header_end = r.pos();
+  if (header_end > trailer.begin) return r.ErrorAt(trailer.begin, "the trailer overlaps the header");
+  r = ByteReader(bytes->data(), trailer.begin);
+  r.seek(header_end);
 
   MTOK_RETURN_IF_ERROR(Section(r, f, "normalizer", [&](std::string* t) {
     return ReadNormalizer(r, 0, &f->normalizer, t);
@@ -139,7 +146,7 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
     return ReadPreTokenizer(r, 0, &f->pre_tokenizer, t);
   }));
   MTOK_RETURN_IF_ERROR(Section(r, f, "model", [&](std::string* t) {
-    return ReadModel(r, &f->model, t);
+    return ReadModel(r, trailer, &f->model, t);
   }));
   f->info.model_type = f->info.sections.back().type;
   MTOK_RETURN_IF_ERROR(Section(r, f, "decoder", [&](std::string* t) {
@@ -179,15 +186,14 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
       return ReadUtf8(r, &info.bos_token, "bos token");
     }));
   }
-  if (!r.at_end() && !AtTrailer(r)) {
+  if (!r.at_end()) {
     MTOK_RETURN_IF_ERROR(Section(r, f, "post_program", [&](std::string*) {
       return ReadPostProgram(r, known, &f->post);
     }));
   }
-  Trailer trailer;
-  if (!r.at_end()) {
-    MTOK_RETURN_IF_ERROR(ReadTrailer(r, f, added.size(), &trailer));
-  }
+  if (!r.at_end())
+    return r.Error(std::to_string(r.remaining()) + " unexpected bytes after the last section");
+  MTOK_RETURN_IF_ERROR(ReadTrailerSections(*bytes, f, added.size(), &trailer));
   for (size_t i = 0; i < added.size() && !trailer.added_flags.empty(); ++i) {
     added[i].single_word = trailer.added_flags[i] & 1;
     added[i].normalized = trailer.added_flags[i] & 2;

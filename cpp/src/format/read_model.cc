@@ -1,5 +1,9 @@
+#include <cstring>
+
+#include "format/accel.h"
 #include "format/codes.h"
 #include "format/loaded_file.h"
+#include "format/read_trailer.h"
 #include "models/bpe/bpe.h"
 #include "models/model_readers.h"
 
@@ -15,6 +19,13 @@ Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint
   MTOK_RETURN_IF_ERROR(r.U32(id));
   if (*id >= kMaxTokenId)
     return r.ErrorAt(at, "token id " + std::to_string(*id) + " is beyond the limit of 2^24");
+  // Id tables are indexed by id, so a few entries with huge ids would make a
+  // tiny file allocate hundreds of MB. An entry takes at least 6 bytes: ids
+  // stay below twice the entries the file could hold, plus slack.
+  const uint64_t limit = 2 * (r.size() / 6) + 65536;
+  if (*id >= limit)
+    return r.ErrorAt(at, "token id " + std::to_string(*id) + " is too large for a file of " +
+                             std::to_string(r.size()) + " bytes (limit " + std::to_string(limit) + ")");
   if (!vocab->Add(*token, *id))
     return r.ErrorAt(at, "token id " + std::to_string(*id) + " appears twice in the vocab");
   return Status::Ok();
@@ -22,7 +33,80 @@ Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint
 
 namespace {
 
-Status ReadBpe(ByteReader& r, bool full, std::unique_ptr<Model>* out) {
+// Adopts PHSH. Merged ids are checked against the vocab when used.
+Status AdoptPairIndex(std::string_view payload, const Vocab& vocab, PairIndex* pairs) {
+  U32Slots t;
+  MTOK_RETURN_IF_ERROR(ParseSlotTable(payload, "PHSH", 4, &t));
+  pairs->Adopt(reinterpret_cast<const PairIndex::Slot*>(t.slots), t.capacity, vocab.id_limit());
+  if (!pairs->HasFreeSlot()) return FormatError("extension section PHSH: no free slot");
+  return Status::Ok();
+}
+
+// Adopts VOFF + VHSH: the vocab is used in place, its records unparsed.
+// Returns false (and changes nothing) when the file lacks them.
+Status AdoptVocab(ByteReader& r, const Trailer& trailer, uint32_t vocab_size, Vocab* vocab,
+                  bool* adopted) {
+  std::string_view voff, vhsh;
+  *adopted = false;
+  if (!trailer.Find(codes::tag::kVocabOffsets, &voff) || !trailer.Find(codes::tag::kVocabIndex, &vhsh))
+    return Status::Ok();
+  auto fail = [](const std::string& what) { return FormatError("extension section VOFF: " + what); };
+  if (voff.size() < 8 || reinterpret_cast<uintptr_t>(voff.data()) % 4 != 0) return fail("too short or misaligned");
+  uint32_t id_limit, region_end;
+  std::memcpy(&id_limit, voff.data(), 4);
+  std::memcpy(&region_end, voff.data() + 4, 4);
+  if ((voff.size() - 8) / 4 != id_limit || (voff.size() - 8) % 4 != 0)
+    return fail("size does not match its id count");
+  if (id_limit > (1u << 24)) return fail("id count beyond the limit of 2^24");
+  if (region_end < r.pos() || region_end > r.size()) return fail("vocab end is out of range");
+  U32Slots index;
+  MTOK_RETURN_IF_ERROR(ParseSlotTable(vhsh, "VHSH", 1, &index));
+  vocab->UseMappedIndex(index.slots, index.capacity);
+  if (!vocab->ValidMappedIndex()) return FormatError("extension section VHSH: no free slot");
+  vocab->UseMappedRecords(r.data(), r.pos(), region_end,
+                          reinterpret_cast<const uint32_t*>(voff.data() + 8), id_limit, vocab_size);
+  r.seek(region_end);
+  *adopted = true;
+  return Status::Ok();
+}
+
+// Reads the merges table of the section into `pairs`.
+Status ReadMerges(ByteReader& r, bool full, uint32_t merge_size, const Vocab& vocab,
+                  const BpeOptions& opt, PairIndex* pairs) {
+  MTOK_RETURN_IF_ERROR(r.CheckArray(merge_size, full ? 16 : 12));
+  pairs->Build(merge_size);
+  std::string cat;
+  for (uint32_t i = 0; i < merge_size; ++i) {
+    size_t at = r.pos();
+    MergeEntry m;
+    MTOK_RETURN_IF_ERROR(r.U32(&m.left));
+    MTOK_RETURN_IF_ERROR(r.U32(&m.right));
+    MTOK_RETURN_IF_ERROR(r.U32(&m.rank));
+    if (!vocab.Has(m.left) || !vocab.Has(m.right))
+      return r.ErrorAt(at, "merge " + std::to_string(i) + " refers to an id not in the vocab");
+    if (full) {
+      MTOK_RETURN_IF_ERROR(r.U32(&m.merged));
+      if (!vocab.Has(m.merged))
+        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces an id not in the vocab");
+      // HF's rule: left + right without the subword prefix. Anything else
+      // (a merge into a shorter token, a cycle) is not a BPE merge table.
+      std::string_view right = vocab.Token(m.right);
+      size_t cut = opt.continuing_subword_prefix.size();
+      if (right.size() < cut ||
+          vocab.Token(m.merged) != cat.assign(vocab.Token(m.left)).append(right.substr(cut)))
+        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces id " +
+                                 std::to_string(m.merged) + ", which is not its left token followed by its right");
+    } else {
+      cat.assign(vocab.Token(m.left)).append(vocab.Token(m.right));
+      if (!vocab.Find(cat, &m.merged))
+        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces a token not in the vocab");
+    }
+    pairs->Insert(m.left, m.right, m.rank, m.merged);
+  }
+  return Status::Ok();
+}
+
+Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr<Model>* out) {
   uint32_t vocab_size, merge_size;
   bool byte_fallback, byte_level;
   MTOK_RETURN_IF_ERROR(r.U32(&vocab_size));
@@ -51,51 +135,40 @@ Status ReadBpe(ByteReader& r, bool full, std::unique_ptr<Model>* out) {
   }
   MTOK_RETURN_IF_ERROR(r.CheckArray(vocab_size, 6));
   Vocab vocab;
-  vocab.Reserve(vocab_size);
-  for (uint32_t i = 0; i < vocab_size; ++i) {
-    std::string_view token;
-    uint32_t id;
-    MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
-  }
-  if (opt.has_unk && !vocab.Has(opt.unk_id))
-    return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
-  const uint64_t record = full ? 16 : 12;
-  MTOK_RETURN_IF_ERROR(r.CheckArray(merge_size, record));
-  std::vector<MergeEntry> merges(merge_size);
-  std::string cat;
-  for (uint32_t i = 0; i < merge_size; ++i) {
-    size_t at = r.pos();
-    MergeEntry& m = merges[i];
-    MTOK_RETURN_IF_ERROR(r.U32(&m.left));
-    MTOK_RETURN_IF_ERROR(r.U32(&m.right));
-    MTOK_RETURN_IF_ERROR(r.U32(&m.rank));
-    if (!vocab.Has(m.left) || !vocab.Has(m.right))
-      return r.ErrorAt(at, "merge " + std::to_string(i) + " refers to an id not in the vocab");
-    if (full) {
-      MTOK_RETURN_IF_ERROR(r.U32(&m.merged));
-      if (!vocab.Has(m.merged))
-        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces an id not in the vocab");
-      // HF's rule: left + right without the subword prefix. Anything else
-      // (a merge into a shorter token, a cycle) is not a BPE merge table.
-      std::string_view right = vocab.Token(m.right);
-      size_t cut = opt.continuing_subword_prefix.size();
-      if (right.size() < cut ||
-          vocab.Token(m.merged) != cat.assign(vocab.Token(m.left)).append(right.substr(cut)))
-        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces id " +
-                                 std::to_string(m.merged) + ", which is not its left token followed by its right");
-    } else {
-      cat.assign(vocab.Token(m.left)).append(vocab.Token(m.right));
-      if (!vocab.Find(cat, &m.merged))
-        return r.ErrorAt(at, "merge " + std::to_string(i) + " produces a token not in the vocab");
+  bool adopted;
+  MTOK_RETURN_IF_ERROR(AdoptVocab(r, trailer, vocab_size, &vocab, &adopted));
+  if (!adopted) {
+    vocab.Reserve(vocab_size);
+    for (uint32_t i = 0; i < vocab_size; ++i) {
+      std::string_view token;
+      uint32_t id;
+      MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
     }
   }
-  *out = MakeBpeModel(std::move(vocab), merges, std::move(opt));
+  std::string_view payload;
+  if (opt.has_unk && !vocab.Has(opt.unk_id))
+    return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
+
+  BpeTables tables;
+  if (trailer.Find(codes::tag::kPairIndex, &payload)) {
+    MTOK_RETURN_IF_ERROR(AdoptPairIndex(payload, vocab, &tables.pairs));
+    MTOK_RETURN_IF_ERROR(r.CheckArray(merge_size, full ? 16 : 12));
+    r.seek(r.pos() + uint64_t(merge_size) * (full ? 16 : 12));  // already indexed
+  } else {
+    MTOK_RETURN_IF_ERROR(ReadMerges(r, full, merge_size, vocab, opt, &tables.pairs));
+  }
+  std::string_view raw, raw_index;
+  if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
+    MTOK_RETURN_IF_ERROR(ParseRawTables(raw, raw_index, vocab.id_limit(), &tables.raw));
+  }
+  *out = MakeBpeModel(std::move(vocab), std::move(tables), std::move(opt));
   return Status::Ok();
 }
 
 }  // namespace
 
-Status ReadModel(ByteReader& r, std::unique_ptr<Model>* out, std::string* type) {
+Status ReadModel(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out,
+                 std::string* type) {
   namespace c = codes::model;
   size_t at = r.pos();
   uint8_t t;
@@ -104,7 +177,7 @@ Status ReadModel(ByteReader& r, std::unique_ptr<Model>* out, std::string* type) 
     case c::kBpe:
     case c::kBpeFull:
       *type = "BPE";
-      return ReadBpe(r, t == c::kBpeFull, out);
+      return ReadBpe(r, t == c::kBpeFull, trailer, out);
     case c::kWordPiece:
       *type = "WordPiece";
       return ReadWordPiece(r, out);

@@ -9,10 +9,7 @@
 namespace mtok {
 namespace {
 
-struct Entry {
-  uint32_t tag, flags;
-  uint64_t offset, size;
-};
+using Entry = TrailerEntry;
 
 std::string TagName(uint32_t tag) {
   std::string s(4, ' ');
@@ -72,16 +69,38 @@ Status ReadPost(ByteReader& r, Trailer* out) {
 
 }  // namespace
 
-bool AtTrailer(const ByteReader& r) {
-  return r.remaining() >= sizeof(codes::kExtMagic) &&
-         std::memcmp(r.data() + r.pos(), codes::kExtMagic, sizeof(codes::kExtMagic)) == 0;
+bool Trailer::Find(uint32_t tag, std::string_view* payload) const {
+  for (const Entry& e : entries) {
+    if (e.tag == tag) {
+      *payload = std::string_view(reinterpret_cast<const char*>(base + e.offset), e.size);
+      return true;
+    }
+  }
+  return false;
 }
 
-Status ReadTrailer(ByteReader& r, LoadedFile* f, size_t added_count, Trailer* out) {
+Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out) {
+  const size_t size = bytes.size();
+  out->begin = size;
+  out->base = bytes.data();
+  const size_t kLocator = 8 + sizeof(codes::kEndMagic);
+  if (size < kLocator ||
+      std::memcmp(bytes.data() + size - sizeof(codes::kEndMagic), codes::kEndMagic,
+                  sizeof(codes::kEndMagic)) != 0)
+    return Status::Ok();
+  ByteReader r(bytes.data(), size - sizeof(codes::kEndMagic));
   r.set_section("extension trailer");
-  size_t begin = r.pos();
-  if (!AtTrailer(r)) return r.Error("unexpected bytes after the last section");
-  r.seek(r.pos() + sizeof(codes::kExtMagic));
+  r.seek(size - kLocator);
+  uint64_t begin;
+  MTOK_RETURN_IF_ERROR(r.U64(&begin));
+  r = ByteReader(bytes.data(), size - kLocator);  // the table may not reach into the locator
+  r.set_section("extension trailer");
+  if (begin > r.size() || r.size() - begin < sizeof(codes::kExtMagic))
+    return r.ErrorAt(size - kLocator, "trailer offset " + std::to_string(begin) + " is out of range");
+  r.seek(begin);
+  if (std::memcmp(r.data() + begin, codes::kExtMagic, sizeof(codes::kExtMagic)) != 0)
+    return r.ErrorAt(begin, "no trailer magic at the offset the locator gives");
+  r.seek(begin + sizeof(codes::kExtMagic));
   uint32_t n;
   MTOK_RETURN_IF_ERROR(r.U32(&n));
   MTOK_RETURN_IF_ERROR(r.CheckArray(n, 24));
@@ -109,13 +128,20 @@ Status ReadTrailer(ByteReader& r, LoadedFile* f, size_t added_count, Trailer* ou
                                   ", size " + std::to_string(e.size) + ") runs past the end of the file");
     prev_end = e.offset + e.size;
   }
+  for (const Entry& e : entries) f->info.sections.push_back({TagName(e.tag), "", e.offset, e.size});
+  out->entries = std::move(entries);
+  out->begin = begin;
+  return Status::Ok();
+}
 
-  for (const Entry& e : entries) {
+Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_count, Trailer* out) {
+  ByteReader r(bytes.data(), bytes.size());
+  for (const Entry& e : out->entries) {
+    if (codes::tag::IsAccel(e.tag)) continue;  // read by the model readers
     ByteReader s(r.data(), e.offset + e.size);
     s.seek(e.offset);
     std::string name = "extension section " + TagName(e.tag);
     s.set_section(name.c_str());
-    f->info.sections.push_back({TagName(e.tag), "", e.offset, e.size});
     if (e.tag == codes::tag::kAddedFlags) {
       uint32_t count;
       MTOK_RETURN_IF_ERROR(s.U32(&count));

@@ -7,7 +7,18 @@
 
 namespace mtok {
 
+struct TrailerEntry {
+  uint32_t tag, flags;
+  uint64_t offset, size;
+};
+
 struct Trailer {
+  std::vector<TrailerEntry> entries;  // bounds-checked, non-overlapping
+  uint64_t begin = 0;                  // offset of the trailer's magic (= end of the body)
+  const uint8_t* base = nullptr;       // the file's bytes
+  // Payload of the section with `tag`, if present.
+  bool Find(uint32_t tag, std::string_view* payload) const;
+
   std::vector<uint8_t> added_flags;  // per added token: bit0 single_word, bit1 normalized
   PostProcessor post;
   bool has_post = false;
@@ -15,8 +26,11 @@ struct Trailer {
   bool trim_offsets = false, trim_add_prefix_space = false;  // OFFS
 };
 
-// True when the reader is at the trailer's magic.
-bool AtTrailer(const ByteReader& r);
-Status ReadTrailer(ByteReader& r, LoadedFile* f, size_t added_count, Trailer* out);
+// Finds the trailer through the end-of-file locator and checks its table.
+// A file without a locator has no trailer (out->begin = file size).
+Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out);
+// Reads the sections that describe the tokenizer (ATFL, POST, OFFS, TMPL);
+// acceleration sections are read by the model readers.
+Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_count, Trailer* out);
 
 }  // namespace mtok

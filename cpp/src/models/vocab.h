@@ -1,43 +1,151 @@
 // A token vocabulary whose strings are views into the mapped .mtok bytes.
+// Lookup by string goes through an open-addressing index of ids, built as
+// tokens are added or adopted from the file's VHSH section. With the VOFF
+// section the id -> token table is adopted too, so loading parses nothing:
+// every mapped offset and id is checked when it is used instead.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "common/flat_hash.h"
+#include "common/hash_index.h"
 
 namespace mtok {
 
 class Vocab {
  public:
+  // Adopts VOFF: `offsets[id]` is the file offset of id's [u16 len][bytes]
+  // record inside [region_begin, region_end) of `base`, or kEmpty.
+  void UseMappedRecords(const uint8_t* base, size_t region_begin, size_t region_end,
+                        const uint32_t* offsets, uint32_t id_limit, uint32_t count) {
+    records_ = {base, region_begin, region_end, offsets, id_limit};
+    count_ = count;
+  }
+
   // Adds token -> id. Returns false when the id is already used.
   bool Add(std::string_view token, uint32_t id) {
     if (id >= by_id_.size()) by_id_.resize(id + 1);
     if (by_id_[id].data() != nullptr) return false;
     by_id_[id] = token;
-    by_token_.emplace(token, id);
     ++count_;
+    if (!mapped_) Index(id);
     return true;
   }
   void Reserve(size_t n) {
-    by_token_.reserve(n);
     by_id_.reserve(n);
+    if (!mapped_ && slots_.size() < TableCapacity(n)) Rehash(TableCapacity(n));
   }
+  // Uses an index from the file instead of building one; call before Add.
+  // The caller validates the slots with ValidMappedIndex after adding.
+  void UseMappedIndex(const uint32_t* slots, size_t capacity) {
+    mapped_ = true;
+    slots_.clear();
+    index_.Adopt(slots, capacity);
+  }
+  // A probe ends only at a free slot, so a mapped index needs one. Slot
+  // ids are checked when used (Token gives nothing for a bad id).
+  bool ValidMappedIndex() const { return index_.HasFreeSlot(); }
+
   bool Find(std::string_view token, uint32_t* id) const {
-    auto it = by_token_.find(token);
-    if (it == by_token_.end()) return false;
-    *id = it->second;
-    return true;
+    if (mapped_) return index_.Find(token, [this](uint32_t i) { return Token(i); }, id);
+    if (slots_.empty()) return false;
+    for (size_t i = HashBytes(token.data(), token.size()) & mask_;; i = (i + 1) & mask_) {
+      uint32_t s = slots_[i];
+      if (s == HashIndex::kEmpty) return false;
+      if (by_id_[s] == token) {
+        *id = s;
+        return true;
+      }
+    }
   }
   std::string_view Token(uint32_t id) const {
+    if (records_.offsets != nullptr) return records_.Token(id);
     return id < by_id_.size() ? by_id_[id] : std::string_view();
   }
-  bool Has(uint32_t id) const { return id < by_id_.size() && by_id_[id].data() != nullptr; }
+  bool Has(uint32_t id) const { return Token(id).data() != nullptr; }
   uint32_t size() const { return count_; }
-  uint32_t id_limit() const { return static_cast<uint32_t>(by_id_.size()); }
+  uint32_t id_limit() const {
+    return records_.offsets != nullptr ? records_.id_limit : static_cast<uint32_t>(by_id_.size());
+  }
+
+  // The built index, for writing it into a file (empty when mapped).
+  const std::vector<uint32_t>& built_slots() const { return slots_; }
+
+  // VOFF payload for a vocab parsed from the file at `base` (empty when the
+  // vocab is mapped or has no tokens).
+  std::string RecordOffsetsPayload(const uint8_t* base) const {
+    if (records_.offsets != nullptr || count_ == 0) return {};
+    const char* b = reinterpret_cast<const char*>(base);
+    std::vector<uint32_t> offsets(by_id_.size(), HashIndex::kEmpty);
+    size_t end = 0;
+    for (size_t id = 0; id < by_id_.size(); ++id) {
+      if (by_id_[id].data() == nullptr) continue;
+      offsets[id] = static_cast<uint32_t>(by_id_[id].data() - b - 2);
+      // Each record is [u16 len][bytes][u32 id].
+      end = std::max(end, static_cast<size_t>(by_id_[id].data() + by_id_[id].size() + 4 - b));
+    }
+    std::string out(8, '\0');
+    uint32_t head[2] = {static_cast<uint32_t>(offsets.size()), static_cast<uint32_t>(end)};
+    std::memcpy(&out[0], head, 8);
+    out.append(reinterpret_cast<const char*>(offsets.data()), offsets.size() * 4);
+    return out;
+  }
 
  private:
-  std::unordered_map<std::string_view, uint32_t> by_token_;
+  void Index(uint32_t id) {
+    if ((count_ + 1) * 2 > slots_.size()) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    std::string_view k = by_id_[id];
+    for (size_t i = HashBytes(k.data(), k.size()) & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i] == HashIndex::kEmpty) {
+        slots_[i] = id;
+        return;
+      }
+      if (by_id_[slots_[i]] == k) return;  // a repeated token keeps its first id
+    }
+  }
+  void Rehash(size_t capacity) {
+    std::vector<uint32_t> old;
+    old.swap(slots_);
+    slots_.assign(capacity, HashIndex::kEmpty);
+    mask_ = capacity - 1;
+    for (uint32_t id : old) {
+      if (id == HashIndex::kEmpty) continue;
+      std::string_view k = by_id_[id];
+      for (size_t i = HashBytes(k.data(), k.size()) & mask_;; i = (i + 1) & mask_) {
+        if (slots_[i] == HashIndex::kEmpty) {
+          slots_[i] = id;
+          break;
+        }
+      }
+    }
+  }
+
+  struct MappedRecords {
+    const uint8_t* base = nullptr;
+    size_t begin = 0, end = 0;
+    const uint32_t* offsets = nullptr;
+    uint32_t id_limit = 0;
+    std::string_view Token(uint32_t id) const {
+      if (id >= id_limit) return {};
+      size_t off = offsets[id];
+      if (off < begin || off > end || end - off < 2) return {};
+      uint16_t len;
+      std::memcpy(&len, base + off, 2);
+      if (end - off - 2 < len) return {};
+      return std::string_view(reinterpret_cast<const char*>(base + off + 2), len);
+    }
+  };
+
+  MappedRecords records_;
   std::vector<std::string_view> by_id_;
+  std::vector<uint32_t> slots_;  // built index
+  size_t mask_ = 0;
+  HashIndex index_;              // mapped index
+  bool mapped_ = false;
   uint32_t count_ = 0;
 };
 

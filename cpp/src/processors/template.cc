@@ -5,11 +5,14 @@
 namespace mtok {
 namespace {
 
-// Gives e (and its overflowing pieces) one type id and marks it sequence i.
+// Marks e (and its overflowing pieces) as sequence i and gives e one type
+// id. As in HF, the overflowing pieces keep the type id they were made with.
 void AsSequence(Encoding* e, int i, uint32_t type_id) {
   e->type_ids.assign(e->size(), type_id);
   e->sequences[i] = {true, 0, static_cast<uint32_t>(e->size())};
-  for (Encoding& o : e->overflowing) AsSequence(&o, i, type_id);
+  for (Encoding& o : e->overflowing) {
+    o.sequences[i] = {true, 0, static_cast<uint32_t>(o.size())};
+  }
 }
 
 // The common case, without copies: one sequence, no details, no overflow.

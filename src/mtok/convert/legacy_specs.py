@@ -33,7 +33,7 @@ def _token_text(f, tid) -> str:
         try:
             return token.decode("utf-8")
         except UnicodeDecodeError:
-            f.fail(3, f"special id {tid} is not UTF-8 text")
+            f.fail(3, f"id {tid} is listed on line 3 but its token is not UTF-8 text")
     return token
 
 
@@ -55,7 +55,9 @@ def _prefix_template(f):
     names, items = {}, []
     for tid in f.prefix_ids:
         name = _token_text(f, tid)
-        names[name] = {"id": name, "ids": [tid], "tokens": [name]}
+        if names.get(name, {"ids": [tid]})["ids"] != [tid]:
+            name = f"{name}#{tid}"  # two ids with one text: keep the names apart
+        names[name] = {"id": name, "ids": [tid], "tokens": [_token_text(f, tid)]}
         items.append({"SpecialToken": {"id": name, "type_id": 0}})
     single = items + [{"Sequence": {"id": "A", "type_id": 0}}]
     pair = single + [{"Sequence": {"id": "B", "type_id": 1}}]
@@ -159,7 +161,8 @@ def bert_spec(f, opts) -> dict:
     if lowercase is None:
         if is_cased(vocab):
             raise FormatError(
-                f"{f.where}: this BERT vocab holds uppercase tokens, so the model may be cased, and a "
+                f"{f.where}: this BERT vocab holds tokens that lowercasing would change, so the model "
+                "may be cased, and a "
                 "type 2 file does not say (MNN's runtime always lowercases ASCII). Pass lowercase=False "
                 "for a cased model or lowercase=True (CLI: --lowercase no|yes)")
         lowercase = True

@@ -6,6 +6,7 @@ import os
 
 from ..errors import FormatError
 from ..format.models import infer_model_type
+from .serde_float import serde_f64
 
 
 _SPECIAL_KEYS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token",
@@ -85,7 +86,7 @@ def spec_from_tokenizer_json(data: dict, folder: str = None) -> dict:
 def load_tokenizer_json(path: str) -> dict:
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            data = json.load(f, parse_float=serde_f64)  # HF's float bits
     except UnicodeDecodeError as e:
         raise FormatError(f"{path}: not UTF-8 JSON ({e})") from None
     except ValueError as e:

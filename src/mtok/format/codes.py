@@ -7,6 +7,7 @@ that the two agree.
 MAGIC = 430
 PIPELINE_TYPE = 4
 EXT_MAGIC = b"MTOKEXT1"
+END_MAGIC = b"MTOKEND1"  # last 8 bytes; the 8 before hold the trailer's offset
 MAX_NESTING = 16
 MAX_TOKEN_ID = 1 << 24
 
@@ -75,5 +76,10 @@ class Tag:
     ADDED_FLAGS = tag("ATFL")
     POST = tag("POST")
     TEMPLATES = tag("TMPL")
-    MERGE_RESULTS = tag("MRGN")
+    # Acceleration: precomputed at export, used in place at load.
+    VOCAB_OFFSETS = tag("VOFF")
+    VOCAB_INDEX = tag("VHSH")
+    PAIR_INDEX = tag("PHSH")
+    RAW_BYTES = tag("BRAW")
+    RAW_INDEX = tag("BHSH")
     OFFSET_TRIM = tag("OFFS")

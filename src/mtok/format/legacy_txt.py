@@ -16,6 +16,8 @@ from .legacy_bodies import BODY_WRITERS, choose_type
 from .post import template_of
 
 MAGIC = 430
+# The models each type can hold.
+MODELS = {0: ("BPE", "Unigram"), 1: ("BPE",), 2: ("WordPiece",), 3: ("BPE",)}
 
 
 @dataclass
@@ -94,6 +96,10 @@ def export_legacy_txt(spec: dict, legacy_type: int = None, allow_loss: bool = Fa
         legacy_type = choose_type(spec)
     if legacy_type not in BODY_WRITERS:
         raise FormatError(f"legacy tokenizer.txt types are 0-3, not {legacy_type!r}")
+    kind = (spec.get("model") or {}).get("type")
+    if kind not in MODELS[legacy_type]:
+        raise FormatError(f"a type {legacy_type} tokenizer.txt holds a {' or '.join(MODELS[legacy_type])} "
+                          f"model, not {kind}")
     out = LegacyExport(b"", legacy_type)
     _added_token_losses(spec, out.losses)
     special, stop, prefix = _header_ids(spec, out.losses, out.dropped)

@@ -10,7 +10,7 @@ import json
 
 from ..errors import FormatError
 from .binary import ByteWriter
-from .codes import EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
+from .codes import END_MAGIC, EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
 from .decoders import write_decoder
 from .models import write_model
 from .normalizers import write_normalizer
@@ -41,7 +41,9 @@ def _header(spec, tokens, template) -> bytes:
 
 
 def _trailer(w: ByteWriter, sections) -> None:
-    """The extension trailer: magic, table, then 8-aligned payloads."""
+    """The extension trailer: magic, table, 8-aligned payloads, then the
+    end-of-file locator [u64 trailer offset] "MTOKEND1"."""
+    begin = len(w)
     w.raw(EXT_MAGIC)
     w.u32(len(sections))
     table_at = len(w)
@@ -59,11 +61,18 @@ def _trailer(w: ByteWriter, sections) -> None:
         table.u64(offset)
         table.u64(size)
     w.buf[table_at:table_at + len(table)] = table.getvalue()
+    w.align(8)
+    w.u64(begin)
+    w.raw(END_MAGIC)
 
 
-def write_mtok(spec: dict) -> bytes:
+def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
     """Serializes a spec. Raises FormatError for anything mtok cannot run
-    exactly."""
+    exactly.
+
+    With `accel`, the file also carries the lookup tables the native core
+    would otherwise build at every load (computed by loading it once).
+    """
     tokens = _added_tokens(spec)
     template = template_of(spec.get("post_processor"))
     extra = spec.get("mtok", {})
@@ -105,5 +114,17 @@ def write_mtok(spec: dict) -> bytes:
     chat = {k: extra[k] for k in ("named_templates", "special_tokens_map") if extra.get(k)}
     if chat:
         sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))
+    body = w.getvalue()
+    data = _assemble(body, sections)
+    if accel:
+        from .. import _native
+
+        data = _assemble(body, sections + [(tag, 0, payload) for tag, payload in _native.accel_sections(data)])
+    return data
+
+
+def _assemble(body: bytes, sections) -> bytes:
+    w = ByteWriter()
+    w.raw(body)
     _trailer(w, sections)
     return w.getvalue()

@@ -1,5 +1,7 @@
 #include "models/bpe/bpe.h"
 
+#include "format/accel.h"
+#include "format/codes.h"
 #include "models/bpe/byte_bpe.h"
 
 #include <algorithm>
@@ -10,8 +12,6 @@
 
 namespace mtok {
 namespace {
-
-inline uint64_t PairKey(uint32_t a, uint32_t b) { return (uint64_t(a) << 32) | b; }
 
 struct Symbol {
   uint32_t id;
@@ -30,13 +30,9 @@ struct Candidate {
 
 class BpeModel : public Model {
  public:
-  BpeModel(Vocab vocab, const std::vector<MergeEntry>& merges, BpeOptions opt)
-      : vocab_(std::move(vocab)), opt_(std::move(opt)) {
-    merges_.reserve(merges.size());
-    for (const MergeEntry& m : merges) {
-      merges_.emplace(PairKey(m.left, m.right), std::make_pair(m.rank, m.merged));
-    }
-    byte_bpe_ = ByteBpe::Build(vocab_, merges, opt_);
+  BpeModel(Vocab vocab, BpeTables tables, BpeOptions opt)
+      : vocab_(std::move(vocab)), tables_(std::move(tables)), opt_(std::move(opt)) {
+    byte_bpe_ = ByteBpe::Build(vocab_, &tables_, opt_);
     char name[8];
     for (int b = 0; b < 256; ++b) {
       std::snprintf(name, sizeof(name), "<0x%02X>", b);
@@ -65,6 +61,26 @@ class BpeModel : public Model {
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
   const ByteBpe* byte_bpe() const override { return byte_bpe_.get(); }
+
+  void AccelSections(const uint8_t* base,
+                     std::vector<std::pair<uint32_t, std::string>>* out) const override {
+    const std::vector<uint32_t>& v = vocab_.built_slots();
+    std::string offsets = vocab_.RecordOffsetsPayload(base);
+    if (!v.empty() && !offsets.empty()) {
+      out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
+      out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
+    }
+    if (!opt_.rank_merges && tables_.pairs.capacity() > 0) {
+      out->emplace_back(codes::tag::kPairIndex,
+                        SlotTablePayload(reinterpret_cast<const uint32_t*>(tables_.pairs.slots()),
+                                         tables_.pairs.capacity(), 4));
+    }
+    if (byte_bpe_ && !tables_.raw.empty()) {
+      out->emplace_back(codes::tag::kRawBytes, RawBytesPayload(tables_.raw));
+      out->emplace_back(codes::tag::kRawIndex,
+                        SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
+    }
+  }
 
  private:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
@@ -138,13 +154,7 @@ class BpeModel : public Model {
 
   bool FindMerge(const std::string& /*s*/, const Symbol& a, const Symbol& b, uint32_t* rank,
                  uint32_t* merged) const {
-    if (!opt_.rank_merges) {
-      auto it = merges_.find(PairKey(a.id, b.id));
-      if (it == merges_.end()) return false;
-      *rank = it->second.first;
-      *merged = it->second.second;
-      return true;
-    }
+    if (!opt_.rank_merges) return tables_.pairs.Find(a.id, b.id, rank, merged);
     // tiktoken: the pair merges when its concatenation is a token.
     std::string_view ta = vocab_.Token(a.id), tb = vocab_.Token(b.id);
     std::string cat;
@@ -188,17 +198,16 @@ class BpeModel : public Model {
   }
 
   Vocab vocab_;
+  BpeTables tables_;
   BpeOptions opt_;
-  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> merges_;
   uint32_t byte_ids_[256];
   std::unique_ptr<ByteBpe> byte_bpe_;
 };
 
 }  // namespace
 
-std::unique_ptr<Model> MakeBpeModel(Vocab vocab, const std::vector<MergeEntry>& merges,
-                                    BpeOptions options) {
-  return std::make_unique<BpeModel>(std::move(vocab), merges, std::move(options));
+std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options) {
+  return std::make_unique<BpeModel>(std::move(vocab), std::move(tables), std::move(options));
 }
 
 }  // namespace mtok

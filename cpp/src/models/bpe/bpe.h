@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "models/bpe/pair_index.h"
+#include "models/bpe/raw_tables.h"
 #include "models/vocab.h"
 #include "pipeline.h"
 
@@ -27,7 +29,12 @@ struct MergeEntry {
   uint32_t left, right, rank, merged;
 };
 
-std::unique_ptr<Model> MakeBpeModel(Vocab vocab, const std::vector<MergeEntry>& merges,
-                                    BpeOptions options);
+// The lookup tables of a BPE model, built at load or adopted from the file.
+struct BpeTables {
+  PairIndex pairs;  // unused in rank_merges mode
+  RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
+};
+
+std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
 
 }  // namespace mtok

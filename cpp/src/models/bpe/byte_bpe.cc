@@ -30,7 +30,27 @@ constexpr size_t kSmallPiece = 48;
 
 }  // namespace
 
-std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, const std::vector<MergeEntry>& merges,
+// Raw bytes of every token (empty for tokens outside the alphabet) and
+// their index.
+void BuildRawTables(const Vocab& vocab, RawTables* t) {
+  t->count = vocab.id_limit();
+  t->owned_offsets.assign(size_t(t->count) + 1, 0);
+  std::string raw;
+  for (uint32_t id = 0; id < t->count; ++id) {
+    t->owned_offsets[id] = static_cast<uint32_t>(t->owned_bytes.size());
+    if (vocab.Has(id) && TokenBytes(vocab.Token(id), &raw)) t->owned_bytes += raw;
+  }
+  t->owned_offsets[t->count] = static_cast<uint32_t>(t->owned_bytes.size());
+  t->offsets = t->owned_offsets.data();
+  t->bytes = t->owned_bytes.data();
+  t->bytes_size = static_cast<uint32_t>(t->owned_bytes.size());
+  t->index.Build(t->count, [t](uint32_t id) {
+    std::string_view k = t->Token(id);
+    return k.empty() ? std::string_view() : k;
+  });
+}
+
+std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
                                         const BpeOptions& opt) {
   if (opt.byte_fallback || opt.has_unk || !opt.continuing_subword_prefix.empty() ||
       !opt.end_of_word_suffix.empty())
@@ -45,18 +65,9 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, const std::vector<Me
     utf8::append(key, t.byte_to_char[i]);
     if (!vocab.Find(key, &b->byte_id_[i])) return nullptr;
   }
-  b->bytes_.Reserve(vocab.size());
-  std::string raw;
-  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
-    if (!vocab.Has(id)) continue;
-    if (TokenBytes(vocab.Token(id), &raw)) b->bytes_.Insert(raw, id);
-  }
-  if (!opt.rank_merges) {
-    b->pairs_.Reserve(merges.size());
-    for (const MergeEntry& m : merges) {
-      b->pairs_.Insert((uint64_t(m.left) << 32) | m.right, m.rank, m.merged);
-    }
-  }
+  if (tables->raw.empty()) BuildRawTables(vocab, &tables->raw);
+  b->raw_ = &tables->raw;
+  b->pairs_ = &tables->pairs;
   return b;
 }
 
@@ -65,12 +76,12 @@ bool ByteBpe::PairRank(std::string_view s, const Part& a, const Part& b, uint32_
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.
     uint32_t id;
-    if (!bytes_.Find(s.data() + a.start, b_end - a.start, &id)) return false;
+    if (!raw_->Find(s.substr(a.start, b_end - a.start), &id)) return false;
     *rank = id;
     *merged = id;
     return true;
   }
-  return pairs_.Find((uint64_t(a.id) << 32) | b.id, rank, merged);
+  return pairs_->Find(a.id, b.id, rank, merged);
 }
 
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
@@ -80,7 +91,7 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
     return;
   }
-  if (ignore_merges_ && bytes_.Find(s.data(), s.size(), &id)) {
+  if (ignore_merges_ && raw_->Find(s, &id)) {
     out->push_back(id);
     return;
   }

@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/flat_hash.h"
 #include "models/bpe/bpe.h"
 
 namespace mtok {
@@ -16,7 +15,9 @@ class ByteBpe {
  public:
   // Null when the model cannot run on raw bytes (byte fallback, subword
   // prefix/suffix, unknown token handling, or a byte missing from the vocab).
-  static std::unique_ptr<ByteBpe> Build(const Vocab& vocab, const std::vector<MergeEntry>& merges,
+  // `tables` must outlive the result; its raw tables are built here when
+  // the file did not carry them.
+  static std::unique_ptr<ByteBpe> Build(const Vocab& vocab, BpeTables* tables,
                                         const BpeOptions& opt);
 
   // Appends the ids of one pre-token (raw bytes).
@@ -37,8 +38,8 @@ class ByteBpe {
   void MergeLarge(std::string_view s, std::vector<Part>* parts) const;
 
   uint32_t byte_id_[256];
-  BytesMap bytes_;   // raw token bytes -> id
-  PairMap pairs_;    // (left id, right id) -> (rank, merged id); unused in rank mode
+  const RawTables* raw_ = nullptr;     // raw token bytes <-> id
+  const PairIndex* pairs_ = nullptr;   // unused in rank mode
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
 };

@@ -1,0 +1,40 @@
+#include "models/bpe/raw_tables.h"
+
+#include <cstring>
+
+#include "format/accel.h"
+
+namespace mtok {
+
+Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_limit,
+                      RawTables* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section BRAW: " + what); };
+  if (raw.size() < 8 || reinterpret_cast<uintptr_t>(raw.data()) % 4 != 0) return fail("too short or misaligned");
+  uint32_t count;
+  std::memcpy(&count, raw.data(), 4);
+  if (count != id_limit)
+    return fail("covers " + std::to_string(count) + " ids, the vocab has " + std::to_string(id_limit));
+  uint64_t table = 8 + 4 * (uint64_t(count) + 1);
+  if (table > raw.size()) return fail("offsets run past the section");
+  uint64_t bytes_size = raw.size() - table;
+  if (bytes_size > 0xFFFFFFFFu) return fail("too large");
+  U32Slots slots;
+  MTOK_RETURN_IF_ERROR(ParseSlotTable(index, "BHSH", 1, &slots));
+  out->offsets = reinterpret_cast<const uint32_t*>(raw.data() + 8);
+  out->bytes = raw.data() + table;
+  out->bytes_size = static_cast<uint32_t>(bytes_size);
+  out->count = count;
+  out->index.Adopt(slots.slots, slots.capacity);
+  if (!out->index.HasFreeSlot()) return FormatError("extension section BHSH: no free slot");
+  return Status::Ok();
+}
+
+std::string RawBytesPayload(const RawTables& t) {
+  std::string out(8, '\0');
+  std::memcpy(&out[0], &t.count, 4);
+  out.append(reinterpret_cast<const char*>(t.offsets), 4 * (size_t(t.count) + 1));
+  out.append(t.bytes, t.offsets[t.count]);
+  return out;
+}
+
+}  // namespace mtok

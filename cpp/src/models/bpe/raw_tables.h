@@ -1,0 +1,44 @@
+// Raw bytes of every token of a byte-level BPE vocab, and an index from raw
+// bytes to ids: what ByteBpe looks up. Built at load, or adopted from the
+// file's BRAW and BHSH sections.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/hash_index.h"
+#include "mtok/status.h"
+
+namespace mtok {
+
+struct RawTables {
+  const uint32_t* offsets = nullptr;  // count + 1 offsets into bytes
+  const char* bytes = nullptr;
+  uint32_t bytes_size = 0;
+  uint32_t count = 0;                 // ids [0, count)
+  HashIndex index;
+  std::vector<uint32_t> owned_offsets;
+  std::string owned_bytes;
+
+  bool empty() const { return offsets == nullptr; }
+  // Mapped offsets are checked here, when used.
+  std::string_view Token(uint32_t id) const {
+    if (id >= count) return {};
+    uint32_t b = offsets[id], e = offsets[id + 1];
+    if (b > e || e > bytes_size) return {};
+    return std::string_view(bytes + b, e - b);
+  }
+  bool Find(std::string_view key, uint32_t* id) const {
+    return index.Find(key, [this](uint32_t i) { return Token(i); }, id);
+  }
+};
+
+// Validates and adopts BRAW ([u32 count][u32 0][(count + 1) x u32 offset][bytes])
+// and BHSH (a slot table keyed by those bytes) for a vocab of `id_limit` ids.
+Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_limit, RawTables* out);
+
+// BRAW payload of built tables.
+std::string RawBytesPayload(const RawTables& t);
+
+}  // namespace mtok

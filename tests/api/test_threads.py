@@ -1,0 +1,60 @@
+"""One tokenizer shared by many threads gives the same results as serial
+calls, with no locks on the caller's side."""
+
+import threading
+
+from hf_pairs import pair, sample
+
+
+def test_eight_threads_ten_thousand_calls_equal_serial():
+    _, tok = pair("llama3")
+    texts = list(sample(100, max_chars=200))
+    expected = [tok.encode(t) for t in texts]
+    expected_offsets = [tok.encode(t, return_encoding=True).offsets for t in texts[:20]]
+    failures = []
+
+    def worker(k):
+        for i in range(10_000):
+            j = (i * 7 + k) % len(texts)
+            if i % 50 == 0:
+                if tok.encode(texts[j % 20], return_encoding=True).offsets != expected_offsets[j % 20]:
+                    failures.append((k, i))
+            elif tok.encode(texts[j]) != expected[j]:
+                failures.append((k, i))
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+def test_concurrent_batches_share_the_pool():
+    _, tok = pair("gpt2")
+    texts = list(sample(200))
+    expected = [tok.encode(t) for t in texts]
+    results = [None] * 6
+
+    def worker(k):
+        results[k] = tok.encode_batch(texts, num_threads=4)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == expected for r in results)
+
+
+def test_settings_are_per_object_and_survive_pickle():
+    import pickle
+
+    ref, tok = pair("bert-base-uncased")
+    other = pickle.loads(pickle.dumps(tok))
+    other.enable_truncation(8)
+    other.enable_padding(length=12)
+    assert tok.truncation is None and tok.padding is None
+    again = pickle.loads(pickle.dumps(other))
+    assert again.truncation == other.truncation and again.padding == other.padding
+    assert len(again.encode("a b c d e f g h i j k")) == 12

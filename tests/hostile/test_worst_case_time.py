@@ -1,0 +1,67 @@
+"""Worst cases take time linear in their size: the same input at 256 KB
+and 1 MB (4x) must take at most ~6x the time. Ratios, not absolute
+times, so the test holds on a slow or busy machine."""
+
+import random
+import string
+import time
+
+import pytest
+
+import corpus
+import mtok
+
+SMALL, LARGE = 256 * 1024, 1024 * 1024
+MAX_RATIO = 6.0
+
+FAMILIES = {
+    "gpt2": ("tokenizers", "gpt2", "tokenizer.json"),
+    "llama3": ("tokenizers", "llama3", "tokenizer.json"),
+    "o200k": ("tokenizers", "gpt-4o-o200k-hf", "tokenizer.json"),
+}
+
+
+def one_char(n):
+    return "a" * n
+
+
+def random_letters(n):
+    rng = random.Random(n)
+    return "".join(rng.choices(string.ascii_letters, k=n))
+
+
+def spaces(n):
+    return " " * n
+
+
+def mixed_whitespace(n):
+    return (" \t \n\r\n  " * (n // 8 + 1))[:n]
+
+
+INPUTS = {f.__name__: f for f in (one_char, random_letters, spaces, mixed_whitespace)}
+
+
+@pytest.fixture(scope="module", params=list(FAMILIES))
+def tok(request, tmp_path_factory):
+    path = corpus.file_path(*FAMILIES[request.param])
+    return mtok.Tokenizer.from_file(path)
+
+
+def best_time(fn, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("kind", list(INPUTS))
+def test_linear_time(tok, kind):
+    small, large = INPUTS[kind](SMALL), INPUTS[kind](LARGE)
+    tok.encode(small)  # warm caches and allocations
+    t_small = best_time(lambda: tok.encode(small), 3)
+    t_large = best_time(lambda: tok.encode(large), 2)
+    # Below a few ms the ratio is noise: only a slow large case can fail.
+    ratio = t_large / max(t_small, 2e-3)
+    assert ratio <= MAX_RATIO, f"{kind}: {t_small * 1e3:.1f} ms for 256 KB, {t_large * 1e3:.1f} ms for 1 MB"
