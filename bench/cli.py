@@ -29,6 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=str(RESULTS), help="folder for the JSON and PNG results")
     p.add_argument("--no-save", action="store_true", help="print tables only")
     p.add_argument("--setup-rc3", action="store_true", help="create the tokenizers-1.0.0rc3 venv first")
+    p.add_argument("--no-snapshot", action="store_true",
+                   help="import mtok from the tree in place, not from a private copy (see snapshot.py)")
 
 
 def _csv(value):
@@ -66,9 +68,10 @@ def _suite_specs(suite, names):
     return [n for n in names if (specs.CATALOG[n].model == "unigram") == (suite == "unigram")]
 
 
-def run_encode_suite(suite, args, settings, selected, log) -> dict:
+def run_encode_suite(suite, args, settings, selected, log, checkpoint=lambda out: None) -> dict:
     """The bpe or unigram suite: sized table, cold pass, worst cases, batch
-    scaling and (optionally) callgrind, for each of its tokenizers."""
+    scaling and (optionally) callgrind, for each of its tokenizers.
+    checkpoint(out) runs after every part, so a long run saves as it goes."""
     from . import batch, callgrind, cold, sized, worstcase
 
     parts = [p for p in _csv(args.parts) or () if p != "none"]
@@ -88,6 +91,7 @@ def run_encode_suite(suite, args, settings, selected, log) -> dict:
             except Exception as e:
                 log(f"  {key} failed: {type(e).__name__}: {e}")
                 out[key].append({"tokenizer": name, "lib": "-", "error": f"{type(e).__name__}: {e}"[:300]})
+            checkpoint(out)
 
         if "sized" in parts:
             part("sized", sized.run, spec, selected, sizes, mix=settings.mix, budget_s=settings.budget_s,
@@ -129,6 +133,12 @@ def run_args(args, log=_print) -> dict:
     if args.setup_rc3:
         log(f"setting up {rc3.VENV} ...")
         rc3.setup()
+    if not args.no_snapshot:
+        from .snapshot import use_snapshot
+
+        where = use_snapshot()
+        if where:
+            log(f"mtok imported from a snapshot of the tree: {where}")
     settings = Settings(args)
     selected = peers.select(_csv(args.libs))
     missing = [p.name for p in selected if not p.available()]
@@ -154,7 +164,12 @@ def run_args(args, log=_print) -> dict:
             log("[load]")
             results["load"] = {"load": load_table.run(resolved, selected, repeats=settings.load_repeats, log=log)}
         else:
-            results[suite] = run_encode_suite(suite, args, settings, selected, log)
+            def checkpoint(partial, suite=suite):
+                if not args.no_save:
+                    results[suite] = partial
+                    _save(suite, results, Path(args.out), lambda *_: None, plot=False)
+
+            results[suite] = run_encode_suite(suite, args, settings, selected, log, checkpoint)
         for part, rows in results[suite].items():
             if rows:
                 log(report.render(part, rows))
@@ -164,7 +179,7 @@ def run_args(args, log=_print) -> dict:
     return results
 
 
-def _save(suite, results, out: Path, log) -> None:
+def _save(suite, results, out: Path, log, plot=True) -> None:
     from .plot import sized_plot
 
     out.mkdir(parents=True, exist_ok=True)
@@ -172,7 +187,7 @@ def _save(suite, results, out: Path, log) -> None:
     path.write_text(json.dumps({"meta": results["meta"], suite: results[suite]}, indent=1, default=str))
     log(f"saved {path}")
     rows = results[suite].get("sized", [])
-    if rows and sized_plot(rows, out / f"{suite}.png", f"{suite}: µs per encode (p50 solid, p99 dashed)"):
+    if plot and rows and sized_plot(rows, out / f"{suite}.png", f"{suite}: µs per encode (p50 solid, p99 dashed)"):
         log(f"saved {out / f'{suite}.png'}")
 
 

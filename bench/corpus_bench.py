@@ -51,10 +51,12 @@ def build_input(path: Path, size_mb: float) -> int:
 
 
 def read_docs(path: Path) -> list:
+    """The documents of the input file, as the job reads them."""
     return [l for l in path.read_text(encoding="utf-8").split("\n") if l]
 
 
 def folder_digest(folder: Path) -> str:
+    """One hash over every output file's name and bytes."""
     h = hashlib.sha256()
     for p in sorted(folder.iterdir()):
         if p.name != ".lock":
@@ -85,6 +87,7 @@ def run_mtok(tok, src: Path, out: Path, engine: str, workers: int, shard_size: s
 
 
 def run_mtok_memory(tok, docs: list, threads: int) -> float:
+    """Seconds to encode every document with encode_batch, nothing written."""
     t = time.perf_counter()
     for i in range(0, len(docs), HF_BATCH * 16):
         tok.encode_batch(docs[i:i + HF_BATCH * 16], add_special_tokens=False, num_threads=threads)
@@ -112,6 +115,7 @@ def hf_child(tokenizer_path: str, src: str, sample_out: str) -> None:
 
 
 def run_hf(tokenizer_path: Path, src: Path, threads: int, tmp: Path) -> dict:
+    """Runs :func:`hf_child` with `threads` rayon threads; returns its report."""
     out = tmp / f"hf{threads}.json"
     env = dict(os.environ, RAYON_NUM_THREADS=str(threads), TOKENIZERS_PARALLELISM="true")
     subprocess.run([sys.executable, __file__, "--hf-child", str(tokenizer_path), str(src), str(out)],
@@ -120,6 +124,7 @@ def run_hf(tokenizer_path: Path, src: Path, threads: int, tmp: Path) -> dict:
 
 
 def main() -> int:
+    """Builds the input, runs every configuration, prints the table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size-mb", type=float, default=20, help="input size in MB (the issue's figure: 200)")
     ap.add_argument("--tokenizer", default=str(CORPUS / "tokenizers" / "llama3" / "tokenizer.json"),

@@ -38,7 +38,8 @@ def run_job(job: dict, python: str = None, timeout: float = 600) -> dict:
         except subprocess.TimeoutExpired:
             return {"ok": False, "error": f"timed out after {timeout:.0f} s"}
         if not os.path.exists(out_path):
-            tail = (proc.stderr or "").strip().splitlines()[-3:]
-            return {"ok": False, "error": f"worker exited {proc.returncode}: {' | '.join(tail)}"}
+            tail = (proc.stderr or "").strip().splitlines()[-2:]
+            how = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else f"exited {proc.returncode}"
+            return {"ok": False, "error": f"worker {how}" + (f": {' | '.join(tail)}" if tail else "")}
         with open(out_path, encoding="utf-8") as f:
             return json.load(f)

@@ -47,8 +47,12 @@ def job_cold(job, spec):
 def job_worst(job, spec):
     fn = _peer(job["lib"]).load(spec)
     sizes = tuple(job["sizes"])
-    return {case: worstcase.growth(fn, worstcase.CASES[case], sizes, job["limit_s"])
-            for case in job["cases"]}
+    out = {}
+    for case in job["cases"]:
+        # The last stderr line names the size being encoded if the library aborts.
+        progress = lambda n, case=case: print(f"while encoding {case} of {n} chars", file=sys.stderr, flush=True)  # noqa: E731
+        out[case] = worstcase.growth(fn, worstcase.CASES[case], sizes, job["limit_s"], progress)
+    return out
 
 
 def job_load(job, spec):

@@ -9,10 +9,12 @@ void bind_testing_unicode(nb::module_& m);
 void bind_testing_regex(nb::module_& m);
 void bind_testing_norm(nb::module_& m);
 void bind_testing_codes(nb::module_& m);
+void bind_testing_scanner(nb::module_& m);
 
 void bind_testing(nb::module_& m) {
   bind_testing_unicode(m);
   bind_testing_regex(m);
   bind_testing_norm(m);
   bind_testing_codes(m);
+  bind_testing_scanner(m);
 }

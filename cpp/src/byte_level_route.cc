@@ -7,6 +7,7 @@
 #include "models/bpe/byte_bpe.h"
 #include "models/bpe/piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
+#include "pre_tokenizers/scanner.h"
 
 namespace mtok {
 
@@ -19,6 +20,7 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
   if (stages.size() == 1 && stages[0].kind == PreTokenizerStage::kByteLevel &&
       stages[0].use_regex && !stages[0].add_prefix_space) {
     r->regex_ = stages[0].regex;  // GPT-2: ByteLevel splits with its own regex
+    r->scanner_ = stages[0].scanner;
     return r;
   }
   if (stages.size() == 2 && stages[0].kind == PreTokenizerStage::kSplit &&
@@ -26,6 +28,7 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
       !stages[1].add_prefix_space) {
     auto behavior = static_cast<SplitBehavior>(stages[0].behavior);
     r->regex_ = stages[0].regex;
+    r->scanner_ = stages[0].scanner;
     if (behavior == SplitBehavior::kIsolated && !stages[0].invert) return r;
     if (behavior == SplitBehavior::kRemoved && stages[0].invert) {
       r->matches_only_ = true;
@@ -80,7 +83,8 @@ void ByteLevelRoute::Encode(std::string_view s, std::vector<uint32_t>* ids) cons
   thread_local std::vector<std::pair<size_t, size_t>> matches;
   PieceCache& cache = CacheFor(serial_);
   matches.clear();
-  regex_->FindAll(s, &matches);
+  if (scanner_) scanner_->FindAll(s, &matches);
+  else regex_->FindAll(s, &matches);
   size_t prev = 0;
   for (auto [b, e] : matches) {
     if (!matches_only_ && prev < b) EncodePiece(s.substr(prev, b - prev), cache, ids);

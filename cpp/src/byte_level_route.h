@@ -27,6 +27,7 @@ class ByteLevelRoute {
 
   uint64_t serial_;  // keys this route's per-thread pre-token caches
   const Regex* regex_ = nullptr;
+  const Scanner* scanner_ = nullptr;  // preferred over regex_ when set
   bool matches_only_ = false;  // Split(invert, Removed): gaps are dropped
   const ByteBpe* bpe_ = nullptr;
 };

@@ -16,6 +16,7 @@ namespace mtok {
 
 class ByteBpe;
 class Regex;
+class Scanner;
 
 struct Span {
   uint32_t begin = 0, end = 0;
@@ -76,6 +77,7 @@ class Normalizer {
 struct PreTokenizerStage {
   enum Kind : uint8_t { kOther, kSplit, kByteLevel } kind = kOther;
   const Regex* regex = nullptr;  // kSplit with a regex pattern
+  const Scanner* scanner = nullptr;  // the same pattern's hand-written scanner, if any
   uint8_t behavior = 0;          // kSplit: a SplitBehavior
   bool invert = false;           // kSplit
   bool add_prefix_space = false; // kByteLevel

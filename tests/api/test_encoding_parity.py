@@ -56,7 +56,9 @@ def test_truncation_with_stride(name, params):
             for args in ((a, b),) if params.get("strategy") == "only_second" else ((a,), (a, b)):
                 try:
                     expected = ref.encode(*args)
-                except Exception as e:  # the sequence is too short for this strategy
+                except BaseException as e:  # too short for this strategy; HF may panic
+                    if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                        raise
                     with pytest.raises(Exception, match="Truncation error|stride"):
                         tok.encode(*args, return_encoding=True)
                     continue

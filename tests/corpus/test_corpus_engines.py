@@ -3,6 +3,7 @@
 
 import os
 
+import numpy as np
 import pytest
 
 import mtok
@@ -102,19 +103,21 @@ def test_uint16_and_options(tmp_path):
     --add-special-tokens change the ids exactly as documented."""
     import corpus
 
-    tok = mtok.Tokenizer.from_file(corpus.file_path("tokenizers", "llama3", "tokenizer.json"))
     gpt2 = mtok.Tokenizer.from_file(corpus.file_path("tokenizers", "gpt2", "tokenizer.json"))
     src = tmp_path / "in.txt"
     src.write_text("Hello world\n\nこんにちは世界\nlast line without newline", encoding="utf-8")
     docs = line_documents([src])
 
-    tokenize_corpus([src], gpt2, tmp_path / "g", JobOptions(append_eos=True), show_progress=False)
-    ds = mtok.corpus.open(tmp_path / "g")
-    assert ds.manifest["dtype"] == "uint16" and ds[0].dtype.itemsize == 2
+    tokenize_corpus([src], gpt2, tmp_path / "eos", JobOptions(append_eos=True), show_progress=False)
+    ds = mtok.corpus.open(tmp_path / "eos")
+    assert ds.manifest["dtype"] == "uint16" and ds[0].dtype == np.uint16
     assert [d.tolist() for d in ds] == [gpt2.encode(d, add_special_tokens=False) + [gpt2.stop_ids[0]]
                                         for d in docs]
 
-    tokenize_corpus([src], tok, tmp_path / "l", JobOptions(add_special_tokens=True), show_progress=False)
-    ds = mtok.corpus.open(tmp_path / "l")
-    assert ds.manifest["dtype"] == "uint32"
-    assert [d.tolist() for d in ds] == [tok.encode(d, add_special_tokens=True) for d in docs]
+    tokenize_corpus([src], gpt2, tmp_path / "special", JobOptions(add_special_tokens=True), show_progress=False)
+    ds = mtok.corpus.open(tmp_path / "special")
+    assert [d.tolist() for d in ds] == [gpt2.encode(d, add_special_tokens=True) for d in docs]
+
+    # o200k lists no stop ids; its eos_token names the id to append.
+    tokenize_corpus([src], o200k(), tmp_path / "o200k", JobOptions(append_eos=True), show_progress=False)
+    assert mtok.corpus.open(tmp_path / "o200k")[0].tolist()[-1] == o200k().token_to_id("<|endoftext|>")

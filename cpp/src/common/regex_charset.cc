@@ -22,8 +22,8 @@ unsigned lead_byte(char32_t cp) {
 }  // namespace
 
 void CharSet::Add(char32_t first, char32_t last) {
-  if (!ranges_.empty() && first < ranges_.back().first) sorted_ = false;
   ranges_.push_back({first, last});
+  dirty_ = true;
 }
 
 void CharSet::Add(const CharSet& other) {
@@ -46,7 +46,7 @@ void CharSet::AddWhiteSpace() {
     for (char32_t cp = 0; cp <= 0x3000; ++cp) {
       if (unicode::is_white_space(cp)) set->Add(cp);
     }
-    set->Ranges();  // sort now: later readers share it across threads
+    set->Ranges();  // normalize now: threads share it read-only afterwards
     return set;
   }();
   Add(*white_space);
@@ -68,18 +68,16 @@ void CharSet::AddWord() {
         set->Add(cp);
       }
     }
-    set->Ranges();  // sort now: later readers share it across threads
+    set->Ranges();  // normalize now: threads share it read-only afterwards
     return set;
   }();
   Add(*word);
 }
 
 const std::vector<CodePointRange>& CharSet::Ranges() const {
-  if (!sorted_) {
-    std::sort(ranges_.begin(), ranges_.end(),
-              [](const CodePointRange& a, const CodePointRange& b) { return a.first < b.first; });
-    sorted_ = true;
-  }
+  if (!dirty_) return ranges_;
+  std::sort(ranges_.begin(), ranges_.end(),
+            [](const CodePointRange& a, const CodePointRange& b) { return a.first < b.first; });
   // Merge overlapping and adjacent ranges in place.
   size_t out = 0;
   for (size_t i = 0; i < ranges_.size(); ++i) {
@@ -90,6 +88,7 @@ const std::vector<CodePointRange>& CharSet::Ranges() const {
     }
   }
   ranges_.resize(out);
+  dirty_ = false;
   return ranges_;
 }
 
@@ -102,6 +101,7 @@ void CharSet::Negate() {
   }
   if (next <= kMaxCp) out.push_back({next, kMaxCp});
   ranges_ = std::move(out);
+  dirty_ = false;
 }
 
 bool CharSet::Contains(char32_t cp) const {

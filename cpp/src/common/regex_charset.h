@@ -35,8 +35,10 @@ class CharSet {
   bool operator==(const CharSet& other) const;
 
  private:
+  // Normalized lazily by Ranges(); a set that is not dirty is never written
+  // by const methods, so shared sets can be read from several threads.
   mutable std::vector<unicode::CodePointRange> ranges_;
-  mutable bool sorted_ = true;
+  mutable bool dirty_ = false;
 };
 
 // The code points that simple-fold together with cp, cp included (1 to 4).

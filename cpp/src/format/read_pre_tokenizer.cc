@@ -87,6 +87,7 @@ Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::str
       } else {
         RegexDialect d = kind == codes::pattern::kRust ? RegexDialect::kRust : RegexDialect::kOniguruma;
         MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, d, &sp.regex));
+        sp.scanner = Scanner::ForPattern(pattern, d);
       }
       *type = "Split";
       *out = MakeSplitPreTokenizer(std::move(sp), static_cast<SplitBehavior>(behavior), invert);
@@ -135,10 +136,13 @@ Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::str
       *type = "WhitespaceSplit";
       *out = MakeWhitespaceSplitPreTokenizer();
       return Status::Ok();
-    case c::kWhitespace:
+    case c::kWhitespace: {
+      std::unique_ptr<Regex> re;
+      MTOK_RETURN_IF_ERROR(CompileFileRegex(r, at, kWhitespacePattern, &re));
       *type = "Whitespace";
-      *out = MakeWhitespacePreTokenizer();
+      *out = MakeWhitespacePreTokenizer(std::move(re));
       return Status::Ok();
+    }
     case c::kBert:
       *type = "BertPreTokenizer";
       *out = MakeBertPreTokenizer();

@@ -18,6 +18,11 @@ const Regex& Gpt2Regex() {
   return *re;
 }
 
+const Scanner* Gpt2Scanner() {
+  static const std::unique_ptr<Scanner> s = Scanner::ForPattern(kGpt2Pattern, RegexDialect::kOniguruma);
+  return s.get();
+}
+
 // Maps every byte of p to its byte-level character (HF ByteLevel).
 Piece MapBytes(const Piece& p) {
   const auto& t = byte_level::tables();
@@ -54,7 +59,7 @@ class ByteLevelPreTokenizer : public PreTokenizer {
       split.clear();
       if (use_regex_) {
         matches.clear();  // FindAll appends
-        Gpt2Regex().FindAll(p.text, &matches);
+        Gpt2Scanner()->FindAll(p.text, &matches);
         SplitPiece(p, matches, SplitBehavior::kIsolated, false, &split);
       } else if (!p.text.empty()) {
         split.push_back(std::move(p));
@@ -68,6 +73,7 @@ class ByteLevelPreTokenizer : public PreTokenizer {
     st.add_prefix_space = add_prefix_space_;
     st.use_regex = use_regex_;
     st.regex = use_regex_ ? &Gpt2Regex() : nullptr;
+    st.scanner = use_regex_ ? Gpt2Scanner() : nullptr;
     out->push_back(st);
   }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/regex.h"
+#include "pre_tokenizers/scanner.h"
 #include "pipeline.h"
 
 namespace mtok {
@@ -18,7 +19,8 @@ enum class SplitBehavior : uint8_t {
 
 // A matcher finds pattern matches in a piece: a regex or a literal string.
 struct SplitPattern {
-  std::unique_ptr<Regex> regex;  // set for regex patterns
+  std::unique_ptr<Regex> regex;      // set for regex patterns
+  std::unique_ptr<Scanner> scanner;  // same matches, faster, for known patterns
   std::string literal;           // used when regex is null
   void FindAll(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
 };
@@ -37,7 +39,9 @@ PreTokenizerPtr MakeDigitsPreTokenizer(bool individual_digits);
 enum class PrependScheme : uint8_t { kAlways = 0, kFirst = 1, kNever = 2 };
 PreTokenizerPtr MakeMetaspacePreTokenizer(char32_t replacement, PrependScheme scheme, bool split);
 PreTokenizerPtr MakeWhitespaceSplitPreTokenizer();
-PreTokenizerPtr MakeWhitespacePreTokenizer();
+// HF Whitespace; `pattern` is `\w+|[^\w\s]+` compiled (kWhitespacePattern).
+constexpr const char* kWhitespacePattern = "\\w+|[^\\w\\s]+";
+PreTokenizerPtr MakeWhitespacePreTokenizer(std::unique_ptr<Regex> pattern);
 PreTokenizerPtr MakeBertPreTokenizer();
 PreTokenizerPtr MakePunctuationPreTokenizer(SplitBehavior behavior);
 PreTokenizerPtr MakeCharDelimiterPreTokenizer(char32_t delimiter);

@@ -7,6 +7,10 @@ namespace mtok {
 void SplitPattern::FindAll(std::string_view text,
                            std::vector<std::pair<size_t, size_t>>* out) const {
   out->clear();
+  if (scanner) {
+    scanner->FindAll(text, out);
+    return;
+  }
   if (regex) {
     regex->FindAll(text, out);
     return;
@@ -102,6 +106,7 @@ class SplitPreTokenizer : public PreTokenizer {
     if (pattern_.regex) {
       st.kind = PreTokenizerStage::kSplit;
       st.regex = pattern_.regex.get();
+      st.scanner = pattern_.scanner.get();
       st.behavior = static_cast<uint8_t>(behavior_);
       st.invert = invert_;
     }

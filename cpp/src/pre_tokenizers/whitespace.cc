@@ -17,32 +17,21 @@ class WhitespaceSplitPreTokenizer : public PreTokenizer {
   }
 };
 
-// HF Whitespace: the matches of `\w+|[^\w\s]+` (Oniguruma classes), i.e.
-// maximal runs of word characters and runs of other non-space characters.
+// HF Whitespace: keeps the matches of `\w+|[^\w\s]+` (an Oniguruma regex,
+// compiled by the caller) and drops the rest.
 class WhitespacePreTokenizer : public PreTokenizer {
  public:
+  explicit WhitespacePreTokenizer(std::unique_ptr<Regex> re) : re_(std::move(re)) {}
   void Apply(std::vector<Piece>* pieces) const override {
+    std::vector<std::pair<size_t, size_t>> matches;
     SplitEach(pieces, [&](Piece& p, std::vector<Piece>* out) {
-      enum Kind { kSpace, kWord, kOther };
-      auto kind_of = [](char32_t c) {
-        if (unicode::is_word(c)) return kWord;
-        return unicode::is_white_space(c) ? kSpace : kOther;
-      };
-      size_t run = 0;
-      Kind run_kind = kSpace;
-      for (size_t i = 0; i <= p.text.size();) {
-        int len = 1;
-        Kind k = kSpace;
-        if (i < p.text.size()) k = kind_of(utf8::decode(p.text, i, &len));
-        if (i == p.text.size() || k != run_kind) {
-          if (run_kind != kSpace && i > run) out->push_back(SubPiece(p, run, i));
-          run = i;
-          run_kind = k;
-        }
-        i += len;
-      }
+      re_->FindAll(p.text, &matches);
+      SplitPiece(p, matches, SplitBehavior::kRemoved, /*invert=*/true, out);
     });
   }
+
+ private:
+  std::unique_ptr<Regex> re_;
 };
 
 }  // namespace
@@ -50,6 +39,8 @@ class WhitespacePreTokenizer : public PreTokenizer {
 PreTokenizerPtr MakeWhitespaceSplitPreTokenizer() {
   return std::make_unique<WhitespaceSplitPreTokenizer>();
 }
-PreTokenizerPtr MakeWhitespacePreTokenizer() { return std::make_unique<WhitespacePreTokenizer>(); }
+PreTokenizerPtr MakeWhitespacePreTokenizer(std::unique_ptr<Regex> pattern) {
+  return std::make_unique<WhitespacePreTokenizer>(std::move(pattern));
+}
 
 }  // namespace mtok

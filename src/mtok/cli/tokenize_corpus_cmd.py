@@ -6,6 +6,7 @@ from .common import add_tokenizer_arg, load_tokenizer
 
 
 def register(sub) -> None:
+    """Adds the subcommand and its options to the `mtok` parser."""
     p = sub.add_parser(
         "tokenize-corpus",
         help="tokenize text/JSONL/Parquet files into resumable token shards",
@@ -46,6 +47,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Runs the job described by the parsed arguments."""
     from ..corpus.errors import CorpusError
     from ..corpus.job import summary_line, tokenize_corpus
     from ..corpus.options import JobOptions, parse_shard_size

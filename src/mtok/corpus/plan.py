@@ -44,6 +44,7 @@ class Shard:
 
     @property
     def name(self) -> str:
+        """The file stem of the shard's outputs."""
         return f"shard-{self.index:05d}"
 
 
@@ -71,6 +72,7 @@ class _Planner:
         self.pieces, self.records, self.nbytes = [], 0, 0
 
     def finish(self) -> list:
+        """Closes the last shard; returns all shards in order."""
         self._close()
         return self.shards
 

@@ -56,6 +56,7 @@ class ShardWriter:
 
     @property
     def documents(self) -> int:
+        """Documents written so far."""
         return len(self._offsets) - 1
 
     def commit(self) -> dict:

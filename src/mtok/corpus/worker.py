@@ -59,6 +59,7 @@ def run_shard(shard, ctx: JobContext, tok, num_threads: int = 1, progress=None) 
     reported = 0  # input bytes already passed to `progress`
 
     def flush(texts, size):
+        """Encodes and writes one batch."""
         nonlocal reported
         before = writer.tokens
         writer.add(_encode(tok, ctx, texts, num_threads))

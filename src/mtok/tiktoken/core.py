@@ -27,7 +27,7 @@ class Encoding:
             assert len(mergeable_ranks) + len(special_tokens) == explicit_n_vocab
             assert self.max_token_value == explicit_n_vocab - 1
         self._ranks = mergeable_ranks
-        self._core = Tokenizer.from_bytes(
+        self._tokenizer = Tokenizer.from_bytes(
             write_mtok(spec_from_ranks(mergeable_ranks, pat_str, special_tokens, name)))
 
     @classmethod
@@ -35,11 +35,14 @@ class Encoding:
         """An encoding over a loaded tokenizer; `load_ranks()` gives the
         mergeable ranks when something asks for them."""
         enc = cls.__new__(cls)
-        enc._setup(name, pat_str, special_tokens,
-                   max(tokenizer.vocab_size - 1, max(special_tokens.values(), default=0)))
+        # Ranks may skip ids (p50k_base has no rank 50256), so the largest id
+        # can lie beyond vocab_size - 1 by up to the number of specials.
+        n = tokenizer.vocab_size
+        top = max(i for i in range(n - 1, n + len(special_tokens) + 1) if tokenizer.id_to_token(i) is not None)
+        enc._setup(name, pat_str, special_tokens, max(top, max(special_tokens.values(), default=0)))
         enc._ranks = None
         enc._load_ranks = load_ranks
-        enc._core = tokenizer
+        enc._tokenizer = tokenizer
         return enc
 
     def _setup(self, name, pat_str, special_tokens, max_token_value):
@@ -194,7 +197,7 @@ class Encoding:
             return self.encode_ordinary(text.decode("utf-8"))
         except UnicodeDecodeError as e:
             valid, rest = text[:e.start], text[e.start:]
-        enc = self._core._native.encode_full(valid.decode("utf-8"), None, False, None, True, _ORDINARY, [])
+        enc = self._tokenizer._native.encode_full(valid.decode("utf-8"), None, False, None, True, _ORDINARY, [])
         tokens, words = enc.ids, enc.word_ids
         last = 0
         while last < len(tokens) and words[-1 - last] == words[-1]:
@@ -247,14 +250,14 @@ class Encoding:
         return [self._special_tokens[t] for t in allowed if t in self._special_tokens]
 
     def _native_encode(self, text, mode, ids):
-        native = self._core._native
+        native = self._tokenizer._native
         try:
             return native.encode(text, False, mode, ids)
         except UnicodeEncodeError:
             return native.encode(clean_surrogates(text), False, mode, ids)
 
     def _native_batch(self, texts, mode, ids, num_threads):
-        native = self._core._native
+        native = self._tokenizer._native
         threads = num_threads or default_threads()
         try:
             return native.encode_batch(texts, None, False, None, threads, mode, ids)
@@ -270,9 +273,9 @@ class Encoding:
         table = [None] * (self.max_token_value + 1)
         # Byte-level characters back to the bytes they stand for, via latin-1.
         to_latin1 = {ord(c): b for b, c in BYTE_CHARS.items()}
-        tok = self._core
-        for i in range(tok.vocab_size):
-            s = tok.id_to_token(i)
+        tok = self._tokenizer
+        for i in range(len(table)):
+            s = None if i in self._special_token_values else tok.id_to_token(i)
             if s is not None:
                 table[i] = s.translate(to_latin1).encode("latin-1")
         for text, i in self._special_tokens.items():

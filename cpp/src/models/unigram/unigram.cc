@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cstdlib>
 #include <limits>
 
 #include "common/utf8.h"
@@ -118,10 +117,9 @@ class UnigramModel : public Model {
       const size_t mblen = CharLen(s, start);
       bool has_single = false;
       auto offer = [&](size_t end, double cand, uint32_t id, bool unknown) {
-        static const int mode = getenv("MTOK_V") ? atoi(getenv("MTOK_V")) : 0;
-        if (spm && (mode == 0 || (mode == 1 && !unknown) || (mode == 2 && unknown))) cand = static_cast<float>(cand);
+        if (spm) cand = static_cast<float>(cand);
         Best& target = best[end];
-        if (target.start < 0 || cand > target.score) target = {spm ? (double)(float)cand : cand, static_cast<int64_t>(start), id, unknown};
+        if (target.start < 0 || cand > target.score) target = {cand, static_cast<int64_t>(start), id, unknown};
       };
       trie_.ForEachPrefix(s.substr(start), [&](const TriePiece& t) {
         double score = t.score;

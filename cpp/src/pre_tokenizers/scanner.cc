@@ -1,0 +1,346 @@
+#include "pre_tokenizers/scanner.h"
+
+#include <string>
+
+#include "common/unicode.h"
+#include "common/utf8.h"
+
+namespace mtok {
+
+namespace {
+
+using unicode::Category;
+
+// Character classes the patterns use.
+enum Class : uint8_t {
+  kLetter,      // \p{L}
+  kNumber,      // \p{N}
+  kSpace,       // \s (White_Space)
+  kNotNlLN,     // [^\r\n\p{L}\p{N}]
+  kOther,       // [^\s\p{L}\p{N}]
+  kUpperish,    // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+  kLowerish,    // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+  kNewline,     // [\r\n]
+  kNewlineSlash,  // [\r\n/]
+  kLiteralSpace,  // ' '
+};
+
+bool In(Class k, char32_t c) {
+  switch (k) {
+    case kLetter: return unicode::is_letter(c);
+    case kNumber: return unicode::is_number(c);
+    case kSpace: return unicode::is_white_space(c);
+    case kNotNlLN: return c != '\r' && c != '\n' && !unicode::is_letter(c) && !unicode::is_number(c);
+    case kOther: return !unicode::is_white_space(c) && !unicode::is_letter(c) && !unicode::is_number(c);
+    case kUpperish: {
+      Category g = unicode::category(c);
+      return g == Category::Lu || g == Category::Lt || g == Category::Lm || g == Category::Lo ||
+             unicode::is_mark(c);
+    }
+    case kLowerish: {
+      Category g = unicode::category(c);
+      return g == Category::Ll || g == Category::Lm || g == Category::Lo || unicode::is_mark(c);
+    }
+    case kNewline: return c == '\r' || c == '\n';
+    case kNewlineSlash: return c == '\r' || c == '\n' || c == '/';
+    case kLiteralSpace: return c == ' ';
+  }
+  return false;
+}
+
+// The code point at s[i] (i < size) and its length.
+inline char32_t At(std::string_view s, size_t i, int* len) {
+  unsigned char b = static_cast<unsigned char>(s[i]);
+  if (b < 0x80) {
+    *len = 1;
+    return b;
+  }
+  return utf8::decode(s, i, len);
+}
+
+// End of the longest run of `k` from i, taking at most `max` characters
+// (0 = no limit); `count` gets the number taken.
+size_t Run(std::string_view s, size_t i, Class k, size_t max, size_t* count) {
+  size_t n = 0;
+  while (i < s.size() && (max == 0 || n < max)) {
+    int len;
+    if (!In(k, At(s, i, &len))) break;
+    i += len;
+    ++n;
+  }
+  *count = n;
+  return i;
+}
+
+// 's 't 're 've 'm 'll 'd at i (optionally case-insensitive); end or i.
+size_t Contraction(std::string_view s, size_t i, bool fold) {
+  if (i >= s.size() || s[i] != '\'') return i;
+  auto letter = [&](size_t at, char want, size_t* next) {
+    if (at >= s.size()) return false;
+    int len;
+    char32_t c = At(s, at, &len);
+    if (fold) c = unicode::simple_fold(c);
+    *next = at + len;
+    return c == static_cast<char32_t>(want);
+  };
+  static const char* const kSuffixes[] = {"s", "t", "re", "ve", "m", "ll", "d"};
+  for (const char* suffix : kSuffixes) {
+    size_t at = i + 1, next;
+    bool ok = true;
+    for (const char* p = suffix; *p && ok; ++p) {
+      ok = letter(at, *p, &next);
+      at = next;
+    }
+    if (ok) return at;
+  }
+  return i;
+}
+
+}  // namespace
+
+struct Scanner::Alt {
+  enum Kind : uint8_t {
+    kContraction,       // 's|'t|'re|'ve|'m|'ll|'d, `fold` = case-insensitive
+    kPrefixRun,         // prefix? run{1,max} trailing*
+    kSpaceToNewline,    // \s*[\r\n]+  (also \s*[\r\n]: same end)
+    kSpaceToEnd,        // \s++$
+    kSpaceNotBeforeNonSpace,  // \s+(?!\S)
+    kSpaceRun,          // \s+ (or \s where only a single space can reach it)
+    kCasedWord,         // o200k: prefix? U* W+ contraction?   (`plus_upper`: prefix? U+ W* ...)
+  } kind;
+  bool fold = false;
+  bool has_prefix = false;
+  Class prefix = kLetter;
+  Class run = kLetter;
+  size_t max = 0;
+  bool has_trailing = false;
+  Class trailing = kLetter;
+  bool plus_upper = false;
+
+  size_t Match(std::string_view s, size_t i) const;
+};
+
+size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
+  size_t n;
+  int len;
+  switch (kind) {
+    case kContraction:
+      return Contraction(s, i, fold);
+    case kPrefixRun: {
+      // Greedy optional prefix: with it first, then without.
+      for (int with = has_prefix ? 1 : 0; with >= 0; --with) {
+        size_t at = i;
+        if (with) {
+          if (!In(prefix, At(s, i, &len))) continue;
+          at += len;
+        }
+        size_t end = Run(s, at, run, max, &n);
+        if (n == 0) continue;
+        if (has_trailing) end = Run(s, end, trailing, 0, &n);
+        return end;
+      }
+      return i;
+    }
+    case kSpaceToNewline: {
+      size_t last_nl = 0;
+      bool found = false;
+      for (size_t k = i; k < s.size();) {
+        char32_t c = At(s, k, &len);
+        if (!unicode::is_white_space(c)) break;
+        if (c == '\r' || c == '\n') {
+          found = true;
+          last_nl = k;
+        }
+        k += len;
+      }
+      return found ? last_nl + 1 : i;
+    }
+    case kSpaceToEnd: {
+      size_t end = Run(s, i, kSpace, 0, &n);
+      return n > 0 && end == s.size() ? end : i;
+    }
+    case kSpaceNotBeforeNonSpace: {
+      // \s+ then give back the last space when a non-space follows.
+      size_t last = i, end = i;
+      n = 0;
+      while (end < s.size()) {
+        char32_t c = At(s, end, &len);
+        if (!unicode::is_white_space(c)) break;
+        last = end;
+        end += len;
+        ++n;
+      }
+      if (n == 0) return i;
+      if (end == s.size()) return end;
+      return n >= 2 ? last : i;
+    }
+    case kSpaceRun: {
+      size_t end = Run(s, i, kSpace, max, &n);
+      return n > 0 ? end : i;
+    }
+    case kCasedWord: {
+      for (int with = 1; with >= 0; --with) {
+        size_t start = i;
+        if (with) {
+          if (!In(kNotNlLN, At(s, i, &len))) continue;
+          start += len;
+        }
+        size_t end;
+        if (plus_upper) {
+          // U+ W*: no backtracking can help, W* and the suffix never fail.
+          end = Run(s, start, kUpperish, 0, &n);
+          if (n == 0) continue;
+          end = Run(s, end, kLowerish, 0, &n);
+        } else {
+          // U* W+: U* gives back characters from its end until W+ can
+          // start: at the end of the U run if a W follows it, else at the
+          // last U character that is also a W (Lm, Lo, marks).
+          size_t k = start, last_w = s.size();
+          while (k < s.size()) {
+            char32_t c = At(s, k, &len);
+            if (!In(kUpperish, c)) break;
+            if (In(kLowerish, c)) last_w = k;
+            k += len;
+          }
+          size_t w_start = k;
+          if (k >= s.size() || !In(kLowerish, At(s, k, &len))) {
+            if (last_w == s.size()) continue;
+            w_start = last_w;
+          }
+          end = Run(s, w_start, kLowerish, 0, &n);
+        }
+        size_t c_end = Contraction(s, end, true);
+        return c_end;
+      }
+      return i;
+    }
+  }
+  return i;
+}
+
+Scanner::Scanner() = default;
+Scanner::~Scanner() = default;
+
+size_t Scanner::MatchAt(std::string_view s, size_t i) const {
+  for (const Alt& a : alts_) {
+    size_t end = a.Match(s, i);
+    if (end > i) return end;
+  }
+  return i;
+}
+
+void Scanner::FindAll(std::string_view s, std::vector<std::pair<size_t, size_t>>* out) const {
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t end = MatchAt(s, i);
+    if (end > i) {
+      out->emplace_back(i, end);
+      i = end;
+    } else {
+      i += utf8::seq_len(static_cast<unsigned char>(s[i]));
+    }
+  }
+}
+
+namespace {
+
+using Alt = Scanner::Alt;
+
+Alt Contr(bool fold) {
+  Alt a{Alt::kContraction};
+  a.fold = fold;
+  return a;
+}
+Alt PrefixRun(bool has_prefix, Class prefix, Class run, size_t max = 0) {
+  Alt a{Alt::kPrefixRun};
+  a.has_prefix = has_prefix;
+  a.prefix = prefix;
+  a.run = run;
+  a.max = max;
+  return a;
+}
+Alt WithTrailing(Alt a, Class trailing) {
+  a.has_trailing = true;
+  a.trailing = trailing;
+  return a;
+}
+Alt Simple(Alt::Kind kind, size_t max = 0) {
+  Alt a{kind};
+  a.max = max;
+  return a;
+}
+Alt Cased(bool plus_upper) {
+  Alt a{Alt::kCasedWord};
+  a.plus_upper = plus_upper;
+  return a;
+}
+
+struct Known {
+  std::string pattern;
+  RegexDialect dialect;
+  std::vector<Alt> alts;
+};
+
+const std::vector<Known>& KnownPatterns() {
+  static const std::vector<Known> known = [] {
+    const Alt space_letters = PrefixRun(true, kLiteralSpace, kLetter);
+    const Alt space_numbers = PrefixRun(true, kLiteralSpace, kNumber);
+    const Alt space_others = PrefixRun(true, kLiteralSpace, kOther);
+    const Alt word = PrefixRun(true, kNotNlLN, kLetter);
+    const Alt not_before = Simple(Alt::kSpaceNotBeforeNonSpace);
+    const Alt to_newline = Simple(Alt::kSpaceToNewline);
+    std::vector<Known> k;
+    // GPT-2 (HF ByteLevel's built-in regex).
+    k.push_back({R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)",
+                 RegexDialect::kOniguruma,
+                 {Contr(false), space_letters, space_numbers, space_others, not_before,
+                  Simple(Alt::kSpaceRun)}});
+    // r50k / p50k / gpt2 in tiktoken.
+    k.push_back({R"('(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s)",
+                 RegexDialect::kRust,
+                 {Contr(false), space_letters, space_numbers, space_others,
+                  Simple(Alt::kSpaceToEnd), not_before, Simple(Alt::kSpaceRun, 1)}});
+    // Llama-3 (tokenizer.json) and Qwen2/3 (single digits).
+    for (size_t digits : {3, 1}) {
+      std::string n = digits == 3 ? R"(\p{N}{1,3})" : R"(\p{N})";
+      k.push_back({R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|)" + n +
+                       R"(| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
+                   RegexDialect::kOniguruma,
+                   {Contr(true), word, PrefixRun(false, kLetter, kNumber, digits),
+                    WithTrailing(space_others, kNewline), to_newline, not_before,
+                    Simple(Alt::kSpaceRun)}});
+    }
+    // cl100k in tiktoken.
+    k.push_back({R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)",
+                 RegexDialect::kRust,
+                 {Contr(true), word, PrefixRun(false, kLetter, kNumber, 3),
+                  WithTrailing(space_others, kNewline), Simple(Alt::kSpaceToEnd), to_newline,
+                  not_before, Simple(Alt::kSpaceRun, 1)}});
+    // o200k (the same text in tiktoken and in tokenizer.json).
+    const char* o200k =
+        R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+    for (RegexDialect d : {RegexDialect::kOniguruma, RegexDialect::kRust}) {
+      k.push_back({o200k, d,
+                   {Cased(false), Cased(true), PrefixRun(false, kLetter, kNumber, 3),
+                    WithTrailing(space_others, kNewlineSlash), to_newline, not_before,
+                    Simple(Alt::kSpaceRun)}});
+    }
+    return k;
+  }();
+  return known;
+}
+
+}  // namespace
+
+std::unique_ptr<Scanner> Scanner::ForPattern(std::string_view pattern, RegexDialect dialect) {
+  for (const Known& k : KnownPatterns()) {
+    if (k.dialect == dialect && pattern == k.pattern) {
+      std::unique_ptr<Scanner> s(new Scanner());
+      s->alts_ = k.alts;
+      return s;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace mtok

@@ -1,0 +1,74 @@
+"""The hand-written pre-token scanners give exactly the regex engine's
+matches (which the regex tests hold to HF and tiktoken) on the corpus, on
+edge cases and on random text."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import corpus
+from mtok import _native
+from mtok.convert.openai_encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
+
+T = _native.testing
+
+GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+LLAMA3 = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+          r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+QWEN = LLAMA3.replace(r"\p{N}{1,3}", r"\p{N}")
+
+# (pattern, rust dialect?)
+PATTERNS = {
+    "gpt2": (GPT2, False),
+    "llama3": (LLAMA3, False),
+    "qwen": (QWEN, False),
+    "o200k-hf": (O200K_PATTERN, False),
+    "r50k": (R50K_PATTERN, True),
+    "cl100k": (CL100K_PATTERN, True),
+    "o200k": (O200K_PATTERN, True),
+}
+
+EDGE = [
+    "", " ", "  ", "a", "'s", "'S", "'ſ", "don't I'LL we've 'RE", "x  y", "x \n\n y  ", "a\n  ",
+    "\r\n\r\n", " \t\n \u00a0x", "² ½ Ⅻ 123456 ١٢٣", "\u0085\u001c\u001d x", "CamelCaseWord HTMLParser",
+    "éÉ ǅungla ʰʰa", "a\u0301\u0302b", "\u0301abc", "ﬁ", "👍🏽 👨‍👩‍👧", "日本語テキスト",
+    "foo/bar\n/baz", "...!!!   ", "  \u3000x", "\t\tif (x) {\n\t\treturn;\n}", "'", "''s", "a'", "🙂'S",
+]
+
+
+def spans(pattern, rust, text):
+    s = T.scanner_find_all(pattern, rust, text)
+    assert s is not None, "pattern not recognised by a scanner"
+    return s
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_edge_cases(name):
+    pattern, rust = PATTERNS[name]
+    dialect = "rust" if rust else "oniguruma"
+    for text in EDGE:
+        assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect), repr(text)
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_corpus(name):
+    pattern, rust = PATTERNS[name]
+    dialect = "rust" if rust else "oniguruma"
+    files = corpus.text_files()
+    if not files:
+        pytest.skip("corpus text not found")
+    for fname, text in files:
+        assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect), fname
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("aA'sStTlLdD \t\r\n/.,1²ſ\u0301\u00a0\u3000ǅʰ日é👍")) | st.characters(),
+                    max_size=40))
+def test_random(name, text):
+    pattern, rust = PATTERNS[name]
+    dialect = "rust" if rust else "oniguruma"
+    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)
+
+
+def test_unknown_pattern_has_no_scanner():
+    assert T.scanner_find_all(r"\w+", False, "abc") is None
