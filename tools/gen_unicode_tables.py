@@ -21,8 +21,9 @@ regex crate, through an Encoding whose pat_str is p):
   \\p{Co}, \\p{Cn}), the groups \\p{L} \\p{M} \\p{N} \\p{P} \\p{S} \\p{Z} \\p{C},
   \\s, \\d and `.` match exactly the sets this file derives from Unicode 16.0,
   in both engines. The two references agree with each other on all of these.
-They differ on \\w (see WORD_EXTRA below), which the regex engine handles per
-dialect.
+They differ only on \\w: tiktoken adds Join_Control (U+200C U+200D) and
+Oniguruma, outside brackets, adds U+00B2 U+00B3 U+00B9 U+00BC-U+00BE. The
+table holds the common part; the regex engine adds the rest per dialect.
 
 Sources
 -------
@@ -85,9 +86,7 @@ def scalar_values():
 
 
 def categories(unicodedata2):
-    cats = [CATEGORIES.index(unicodedata2.category(chr(cp))) if not 0xD800 <= cp <= 0xDFFF
-            else CATEGORIES.index("Cs") for cp in range(MAX_CP)]
-    return cats
+    return [CATEGORIES.index(unicodedata2.category(chr(cp))) for cp in range(MAX_CP)]
 
 
 def set_from_regex(regex, prop):

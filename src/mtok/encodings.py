@@ -16,8 +16,22 @@ from .format.writer import write_mtok
 from .tokenizer import Tokenizer
 
 _DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
-# Bump when the writer's output for a given rank file changes.
-_CACHE_REVISION = "2"
+_PACKAGE_DIR = os.path.dirname(__file__)
+
+
+@functools.lru_cache(maxsize=None)
+def _writer_fingerprint() -> str:
+    """Hash of the code that turns a rank file into .mtok bytes: a cached
+    file written by another version of that code is never reused."""
+    h = hashlib.sha256()
+    folders = [os.path.join(_PACKAGE_DIR, "format")]
+    files = [os.path.join(_PACKAGE_DIR, "convert", n) for n in ("tiktoken_file.py", "openai_encodings.py")]
+    for folder in folders:
+        files += sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
+    for path in files:
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
 
 
 def list_encoding_names() -> list:
@@ -33,11 +47,13 @@ def _cache_dir() -> str:
 
 def _mtok_bytes(name: str) -> bytes:
     base, digest, pattern, specials, _ = ENCODINGS[name]
-    cache = os.path.join(_cache_dir(), f"{name}-{digest[:16]}-r{_CACHE_REVISION}.mtok")
+    cache = os.path.join(_cache_dir(), f"{name}-{digest[:16]}-{_writer_fingerprint()}.mtok")
     try:
         with open(cache, "rb") as f:
-            return f.read()
-    except OSError:
+            data = f.read()
+        Tokenizer.from_bytes(data)  # a damaged cache file is rebuilt, never trusted
+        return data
+    except (OSError, FormatError):
         pass
     raw = _rank_file(base, digest)
     data = write_mtok(spec_from_ranks(parse_ranks(raw, base), pattern, specials, name))

@@ -3,7 +3,6 @@ through a Split pre-tokenizer) for the Oniguruma dialect and tiktoken 0.14.0
 (fancy-regex) for the Rust dialect, on the corpus, edge cases and random
 text and patterns. Zero mismatches is the bar."""
 
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,9 @@ TIKTOKEN_PATTERNS = {
     "r50k": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""",
     "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
     "o200k": HF_PATTERNS["o200k"],
+    # o200k written the way cl100k is (possessive), to exercise possessives.
+    "o200k-possessive": HF_PATTERNS["o200k"].replace("]?[", "]?+[").replace("]*[", "]*+[")
+                                             .replace("]+(", "]++(").replace("{1,3}", "{1,3}+"),
     "gpt2": HF_PATTERNS["gpt2"],
     "llama3": HF_PATTERNS["llama3"],
     "qwen": HF_PATTERNS["qwen"],
@@ -332,6 +334,7 @@ UNSUPPORTED_BOTH = [r"(?<=a)b", r"(?<!a)b", r"(?<n>a)", r"(?P<n>a)", r"(a)\1", r
                     r"[a&&b]", r"[a~~b]", r"[--b]", r"\p{Greek}", r"\pL", r"(?x)a", r"a**", r"a+*", r"(?:a*)*",
                     r"(?:a|)+", r"\Z", r"\h", r"\K", r"\G", r"x{,3}", r"a{3,2}", r"(?#c)", r"^*",
                     r"(?=a)+", r"\0", r"\cA", r"\U00000041", r"\u{41}", r"\x4", r"a{100001}", r"\é"]
+UNSUPPORTED_RUST = [r"((?i))a", r"(?=(?i))a", r"(?>(?i))a", r"(x|(?i))a"]  # fancy-regex leaks the flag
 UNSUPPORTED_ONIG = [r"\xff", r"(?i)ss", r"(?i)s(?:s)", r"(?i)xSt", r"(?i)ß", r"(?i)[ß]", r"(?i)[\p{L}]",
                     r"(?i)[\p{Lu}]",
                     r"(?i)[^\D]", r"(?i)ﬀ"]
@@ -351,6 +354,13 @@ def test_unsupported_in_oniguruma_only(pattern):
     with pytest.raises(ValueError, match=r"unsupported .* at offset \d+ in pattern"):
         native.Regex.compile(pattern, "oniguruma")
     native.Regex.compile(pattern, "rust")
+
+
+@pytest.mark.parametrize("pattern", UNSUPPORTED_RUST)
+def test_unsupported_in_rust_only(pattern):
+    with pytest.raises(ValueError, match=r"unsupported .* at offset \d+ in pattern"):
+        native.Regex.compile(pattern, "rust")
+    native.Regex.compile(pattern, "oniguruma")
 
 
 @pytest.mark.parametrize("dialect", ["oniguruma", "rust"])

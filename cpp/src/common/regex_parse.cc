@@ -24,7 +24,7 @@ class Parser {
   Status Run() {
     Flags flags;
     uint32_t root = 0;
-    MTOK_RETURN_IF_ERROR(ParseAlt(flags, 0, &root));
+    MTOK_RETURN_IF_ERROR(ParseAlt(flags, 0, /*plain=*/true, &root));
     if (!AtEnd()) return Malformed("unmatched ')'", i_);
     ast_->root = root;
     return Status::Ok();
@@ -69,11 +69,13 @@ class Parser {
   }
 
   // Alternatives up to ')' or the end; the ')' is left for the caller.
-  Status ParseAlt(Flags flags, int depth, uint32_t* out) {
+  // `plain`: the top level or a (?:..) group, the only places where an inline
+  // (?flags) stays in its group in fancy-regex (elsewhere it leaks out).
+  Status ParseAlt(Flags flags, int depth, bool plain, uint32_t* out) {
     std::vector<uint32_t> alts;
     for (;;) {
       uint32_t seq = 0;
-      MTOK_RETURN_IF_ERROR(ParseSeq(flags, depth, &seq));
+      MTOK_RETURN_IF_ERROR(ParseSeq(flags, depth, plain, &seq));
       alts.push_back(seq);
       if (Peek() != '|' || AtEnd()) break;
       ++i_;
@@ -84,11 +86,14 @@ class Parser {
 
   // `flags` belongs to the enclosing group: in the Rust dialect an inline
   // (?i) changes it for the rest of the group, later alternatives included.
-  Status ParseSeq(Flags& flags, int depth, uint32_t* out) {
+  Status ParseSeq(Flags& flags, int depth, bool plain, uint32_t* out) {
     std::vector<uint32_t> items;
     while (!AtEnd() && Peek() != '|' && Peek() != ')') {
       size_t start = i_;
       if (IsInlineFlags()) {
+        if (!onig_ && !plain) {
+          return Unsupported("(?flags) in a capturing, lookahead or atomic group", start);
+        }
         Flags changed = flags;
         MTOK_RETURN_IF_ERROR(ParseFlags(&changed));
         ++i_;  // ')'
@@ -100,7 +105,7 @@ class Parser {
         // Oniguruma: the rest of the group, every alternative, takes the flags.
         uint32_t rest = 0;
         MTOK_RETURN_IF_ERROR(Nested(depth, start));
-        MTOK_RETURN_IF_ERROR(ParseAlt(changed, depth + 1, &rest));
+        MTOK_RETURN_IF_ERROR(ParseAlt(changed, depth + 1, /*plain=*/true, &rest));
         items.push_back(rest);
         break;
       }
@@ -282,7 +287,7 @@ class Parser {
       }
     }
     uint32_t body = 0;
-    MTOK_RETURN_IF_ERROR(ParseAlt(inner, depth + 1, &body));
+    MTOK_RETURN_IF_ERROR(ParseAlt(inner, depth + 1, wrap == NodeKind::kEmpty, &body));
     if (Peek() != ')' || AtEnd()) return Malformed("missing ')'", at);
     ++i_;
     *out = wrap == NodeKind::kEmpty ? body : AddWrap(wrap, body, negate);
