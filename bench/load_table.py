@@ -32,7 +32,8 @@ def run(specs, selected, *, repeats: int = 3, log=print) -> list:
                 row["error"] = runs
             else:
                 for key in ("load_ms", "construct_ms", "import_ms"):
-                    row[key] = statistics.median(r[key] for r in runs)
+                    values = [r[key] for r in runs if r.get(key) is not None]
+                    row[key] = statistics.median(values) if values else None
                 if name == "mtok":
                     mtok_ms = row["load_ms"]
             spec_rows.append(row)

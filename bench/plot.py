@@ -32,7 +32,11 @@ def sized_plot(rows, path, title) -> bool:
         ax.set_ylabel("µs per encode")
         ax.set_title(name)
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
+    handles = {}  # every library once, though not every panel has every library
+    for ax in axes[0]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    axes[0][-1].legend(handles.values(), handles.keys(), fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -17,14 +17,18 @@ def percentile(sorted_values, q: float) -> float:
     return sorted_values[k]
 
 
-def summarize(samples_ns, nbytes_total) -> dict:
-    """p50/p99 in µs, MB/s over all samples, and the sample count."""
+def summarize(samples_ns, sample_bytes) -> dict:
+    """p50/p99 in µs, MB/s and the sample count.
+
+    MB/s is the median of each encode's bytes/time: a mean over all time
+    would be ruled by the few encodes a busy machine stalls for
+    milliseconds (the p99 shows those)."""
     s = sorted(samples_ns)
-    total = sum(s)
+    rates = sorted(b / max(t, 1) * 1e3 for t, b in zip(samples_ns, sample_bytes))  # bytes/ns*1e3 = MB/s
     return {
         "p50_us": percentile(s, 50) / 1e3,
         "p99_us": percentile(s, 99) / 1e3,
-        "mb_s": nbytes_total / (total / 1e9) / 1e6 if total else float("nan"),
+        "mb_s": percentile(rates, 50),
         "n": len(s),
     }
 
@@ -75,5 +79,5 @@ def measure(encoders: dict, strings: list, *, budget_s: float = 1.0,
         if gc_was_enabled:
             gc.enable()
     for name in live:
-        out[name].update(summarize(samples[name], sum(nbytes) * rounds))
+        out[name].update(summarize(samples[name], nbytes * rounds))
     return out

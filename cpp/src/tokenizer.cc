@@ -75,13 +75,21 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
       ++word;
     }
   }
-  if (!opt.details) {
-    seq->type_ids.assign(seq->size(), type_id);
-    seq->special_mask.assign(seq->size(), 0);
-    seq->attention_mask.assign(seq->size(), 1);
-  }
   return Status::Ok();
 }
+
+namespace {
+
+// The per-token fields an ids-only sequence leaves empty, for the general
+// post-processing path.
+void FillPlain(Encoding* e, uint32_t type_id) {
+  if (e->detailed) return;
+  e->type_ids.assign(e->size(), type_id);
+  e->special_mask.assign(e->size(), 0);
+  e->attention_mask.assign(e->size(), 1);
+}
+
+}  // namespace
 
 Status Tokenizer::Encode(std::string_view text, const EncodeOptions& opt, Encoding* out) const {
   Encoding a;
@@ -100,6 +108,8 @@ Status Tokenizer::EncodePair(std::string_view text, std::string_view pair,
 // HF post_process: truncate, add special tokens, pad.
 Status Tokenizer::PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt,
                               Encoding* out) const {
+  FillPlain(a, 0);
+  if (b) FillPlain(b, 1);
   if (opt.truncation.enabled) {
     TruncationParams t = opt.truncation;
     const size_t added = f_->post.AddedTokens(b != nullptr);
@@ -119,7 +129,13 @@ size_t Tokenizer::NumSpecialTokensToAdd(bool pair) const { return f_->post.Added
 Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
                             std::vector<uint32_t>* ids) const {
   Encoding e;
-  MTOK_RETURN_IF_ERROR(Encode(text, opt, &e));
+  if (opt.plain()) {
+    // Only ids: no per-token fields are built.
+    MTOK_RETURN_IF_ERROR(EncodeSequence(text, opt, 0, &e));
+    f_->post.ProcessIds(&e.ids, opt.add_special_tokens);
+  } else {
+    MTOK_RETURN_IF_ERROR(Encode(text, opt, &e));
+  }
   ids->swap(e.ids);
   return Status::Ok();
 }

@@ -22,3 +22,12 @@ __all__ = [
     "TemplateError",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # mtok.corpus (training-data shards) and mtok.tiktoken load on first use.
+    if name in ("corpus", "tiktoken"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'mtok' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Fixtures for the chat template tests.
 
-The tests use :mod:`mtok.chat` directly (pure Python, no native build needed)
-and compare it with HF transformers where that is installed.
+The tests use :mod:`mtok.chat` directly and compare it with HF transformers
+where that is installed.
 """
 
 import datetime as _dt
@@ -12,39 +12,9 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 if str(HERE) not in sys.path:  # for chat_cases, whatever pytest's import mode
     sys.path.insert(0, str(HERE))
 
-
-def _import_mtok_chat():
-    """Import mtok.chat even when the native extension is not built.
-
-    mtok.chat is pure Python, but ``mtok/__init__.py`` imports the native
-    core. If that import fails, register a bare ``mtok`` package (its
-    ``__path__`` only, without running ``__init__``) so the pure-Python
-    subpackages ``mtok.chat`` and ``mtok.errors`` still import.
-    """
-    import importlib
-    import importlib.util
-    import types
-
-    if importlib.util.find_spec("mtok") is None:  # run without PYTHONPATH=src
-        sys.path.insert(0, str(REPO / "src"))
-    try:
-        importlib.import_module("mtok.chat")
-        return
-    except ImportError:
-        for name in [n for n in sys.modules if n == "mtok" or n.startswith("mtok.")]:
-            del sys.modules[name]
-    spec = importlib.util.find_spec("mtok")
-    package = types.ModuleType("mtok", "mtok without its native core (test shim, see tests/chat/conftest.py)")
-    package.__path__ = list(spec.submodule_search_locations)
-    sys.modules["mtok"] = package
-    importlib.import_module("mtok.chat")
-
-
-_import_mtok_chat()
 
 from chat_cases import BOS, EOS, FIXED_NOW, TOKENIZER_FILE  # noqa: E402
 

@@ -1,5 +1,5 @@
 """One fuzz input through the public loading path, shared by the atheris
-target (fuzz_convert.py) and the regression test (test_fuzz_regressions.py).
+target (fuzz_convert.py) and any regression test of its findings.
 
 The input is written as a file of the given kind and loaded with
 mtok.Tokenizer.from_file; a tokenizer that loads must encode and decode.

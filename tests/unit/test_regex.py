@@ -267,7 +267,8 @@ def _compile(pattern, dialect, reference):
     return None
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(patterns, pattern_texts)
 def test_random_patterns_vs_hf(pattern, texts):
     ours = _compile(pattern, "oniguruma", HfRef)
@@ -282,7 +283,8 @@ def test_random_patterns_vs_hf(pattern, texts):
         assert ref.observe(t) == ours_observed(ours, t), (pattern, t)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(patterns, pattern_texts)
 def test_random_patterns_vs_tiktoken(pattern, texts):
     ours = _compile(pattern, "rust", lambda p: tiktoken.Encoding(
@@ -412,3 +414,26 @@ def test_find_all_from_threads():
     expected = [regex.find_all(t) for t in texts]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(regex.find_all, texts)) == expected
+
+
+# --- classes over the whole code space ------------------------------------
+
+ALL_SCALARS = "".join(chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
+CLASSES = [r"\w", r"[\w]", r"\W", r"[\W]", r"\s", r"\S", r"\d", r"[^\r\n\p{L}\p{N}]", r"[^\s\p{L}\p{N}]",
+           r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]", r"\p{Word}", r"\P{Any}", r"(?i)\p{Lu}", r"(?i)[a-z]", r"."]
+
+
+@pytest.mark.parametrize("dialect", ["oniguruma", "rust"])
+@pytest.mark.parametrize("pattern", CLASSES)
+def test_class_over_all_code_points(pattern, dialect):
+    data = ALL_SCALARS.encode()
+    ours = {data[a:b].decode() for a, b in native.regex_find_all(pattern, ALL_SCALARS, dialect)}
+    if dialect == "oniguruma":
+        split = pre_tokenizers.Split(HfRegex(pattern), "removed", invert=True)
+        ref = {c for piece, _ in split.pre_tokenize_str(ALL_SCALARS) for c in piece}
+    else:
+        enc = tiktoken.Encoding(name="t", pat_str=pattern,
+                                mergeable_ranks={bytes([i]): i for i in range(256)}, special_tokens={})
+        ref = {c for i in range(0, len(ALL_SCALARS), 1 << 16)
+               for c in enc.decode_bytes(enc.encode_ordinary(ALL_SCALARS[i:i + (1 << 16)])).decode()}
+    assert ours == ref

@@ -43,7 +43,7 @@ void CharSet::AddCategories(uint32_t mask) {
 void CharSet::AddWhiteSpace() {
   static const CharSet* white_space = [] {
     auto* set = new CharSet;
-    for (char32_t cp = 0; cp <= 0x3000; ++cp) {
+    for (char32_t cp = 0; cp <= 0x3000; ++cp) {  // White_Space ends at U+3000
       if (unicode::is_white_space(cp)) set->Add(cp);
     }
     set->Ranges();  // normalize now: threads share it read-only afterwards
@@ -62,10 +62,19 @@ void CharSet::AddWord() {
       mask |= 1u << static_cast<unsigned>(c);
     }
     set->AddCategories(mask);
-    // The rest of Alphabetic (Nl, circled letters) lies below U+1F18A.
-    for (char32_t cp = 0; cp < 0x1F18A; ++cp) {
-      if (!((mask >> static_cast<unsigned>(unicode::category(cp))) & 1) && unicode::is_word(cp)) {
-        set->Add(cp);
+    // The rest of Alphabetic (Nl, circled letters), among assigned code
+    // points outside those categories.
+    size_t n = 0;
+    const unicode::CategoryRun* runs = unicode::category_runs(&n);
+    for (size_t i = 0; i < n; ++i) {
+      Category c = runs[i].category;
+      if (((mask >> static_cast<unsigned>(c)) & 1) || c == Category::Cn || c == Category::Co ||
+          c == Category::Cs) {
+        continue;
+      }
+      char32_t end = i + 1 < n ? runs[i + 1].start : kMaxCp + 1;
+      for (char32_t cp = runs[i].start; cp < end; ++cp) {
+        if (unicode::is_word(cp)) set->Add(cp);
       }
     }
     set->Ranges();  // normalize now: threads share it read-only afterwards

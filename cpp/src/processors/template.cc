@@ -44,6 +44,17 @@ size_t PostProcessor::AddedTokens(bool pair) const {
   return n;
 }
 
+void PostProcessor::ProcessIds(std::vector<uint32_t>* ids, bool add_special) const {
+  if (!active_ || !add_special || AddedTokens(false) == 0) return;
+  std::vector<uint32_t> out;
+  out.reserve(ids->size() + AddedTokens(false));
+  for (const TemplateItem& it : single_) {
+    if (it.kind == TemplateItem::kSequenceA) out.insert(out.end(), ids->begin(), ids->end());
+    else if (it.kind == TemplateItem::kSpecial) out.insert(out.end(), it.ids.begin(), it.ids.end());
+  }
+  ids->swap(out);
+}
+
 void PostProcessor::Process(const Encoding& a, const Encoding* b, bool add_special,
                             Encoding* out) const {
   *out = Encoding();

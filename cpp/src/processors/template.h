@@ -47,6 +47,8 @@ class PostProcessor {
   // tokens are added when add_special is set, overflowing pieces get the
   // same treatment.
   void Process(const Encoding& a, const Encoding* b, bool add_special, Encoding* out) const;
+  // The same for the ids of one sequence only, in place.
+  void ProcessIds(std::vector<uint32_t>* ids, bool add_special) const;
 
  private:
   std::vector<TemplateItem> single_, pair_;
