@@ -26,7 +26,9 @@ install-test:
 dev:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
 	cmake --build $(BUILD_DIR) -j2
-	cp $(BUILD_DIR)/_native*.so $(BUILD_DIR)/_native.pyi src/mtok/
+	@# Copy then rename: a process that has the old module mapped keeps it intact.
+	for f in $(BUILD_DIR)/_native*.so $(BUILD_DIR)/_native.pyi; do \
+		cp "$$f" "src/mtok/.$$(basename $$f).tmp" && mv "src/mtok/.$$(basename $$f).tmp" "src/mtok/$$(basename $$f)"; done
 
 clean:
 	rm -rf build src/mtok/_native*.so src/mtok/_native.pyi

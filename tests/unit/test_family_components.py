@@ -87,9 +87,21 @@ def test_metaspace_first_after_added_token():
     assert_same_ids(ref, ours, ["<s>a b", "a<s>b c", "a b<s>", "<s> x"])
 
 
-def every_code_point_texts():
+def every_code_point_texts(base="x"):
+    """Every scalar value after a base letter, as short space-separated words."""
     cps = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-    return ["".join(chr(c) for c in cps[i:i + 512]) for i in range(0, len(cps), 512)]
+    return ["".join(base + chr(c) + " " for c in cps[i:i + 1024]) for i in range(0, len(cps), 1024)]
+
+
+def assert_normalizer_matches(spec, texts):
+    """Words are split on White_Space after normalizing, so each stays short."""
+    ref, _ = pair_for(normalizer=spec, texts=["x"])
+    normalized = [ref.normalizer.normalize_str(t) for t in texts]
+    ref, ours = pair_for(normalizer=spec, pre_tokenizer={"type": "WhitespaceSplit"},
+                         texts=normalized + texts)
+    expected = [e.ids for e in ref.encode_batch(texts)]
+    for t, e in zip(texts, expected):
+        assert ours.encode(t) == e, repr(t[:8])
 
 
 @pytest.mark.parametrize("spec", [
@@ -101,13 +113,7 @@ def every_code_point_texts():
     {"type": "StripAccents"},
 ], ids=["bert-uncased", "bert-strip", "nfd-strip", "strip"])
 def test_normalizer_every_code_point(spec):
-    texts = every_code_point_texts()
-    ref_norm = tokenizers.normalizers.__dict__  # noqa: F841 (keeps the import used)
-    ref, _ = pair_for(normalizer=spec, texts=["x"])
-    normalized = [ref.normalizer.normalize_str(t) for t in texts]
-    ref, ours = pair_for(normalizer=spec, texts=normalized + texts)
-    for t in texts:
-        assert ours.encode(t) == ref.encode(t).ids, repr(t[:3])
+    assert_normalizer_matches(spec, every_code_point_texts())
 
 
 def precompiled_spec():
@@ -134,16 +140,8 @@ def test_precompiled_graphemes():
 
 
 def test_precompiled_every_code_point_after_letters():
-    """Each code point alone and after a base letter (grapheme clusters)."""
-    spec = precompiled_spec()
-    cps = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-    texts = ["".join("a" + chr(c) + " " for c in cps[i:i + 256]) for i in range(0, len(cps), 256)]
-    ref, _ = pair_for(normalizer=spec, texts=["x"])
-    normalized = [ref.normalizer.normalize_str(t) for t in texts]
-    ref, ours = pair_for(normalizer=spec, pre_tokenizer={"type": "WhitespaceSplit"},
-                         texts=normalized + texts)
-    for t in texts:
-        assert ours.encode(t) == ref.encode(t).ids, repr(t[:6])
+    """Each code point after a base letter (grapheme clusters)."""
+    assert_normalizer_matches(precompiled_spec(), every_code_point_texts("a"))
 
 
 def test_hostile_charsmap_never_crashes():

@@ -138,7 +138,8 @@ Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::str
       return Status::Ok();
     case c::kWhitespace: {
       std::unique_ptr<Regex> re;
-      MTOK_RETURN_IF_ERROR(CompileFileRegex(r, at, kWhitespacePattern, RegexDialect::kOniguruma, &re));
+      // HF compiles this one with the Rust regex crate, not Oniguruma (\w differs).
+      MTOK_RETURN_IF_ERROR(CompileFileRegex(r, at, kWhitespacePattern, RegexDialect::kRust, &re));
       *type = "Whitespace";
       *out = MakeWhitespacePreTokenizer(std::move(re));
       return Status::Ok();
