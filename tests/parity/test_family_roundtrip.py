@@ -46,7 +46,7 @@ def test_hf_round_trip(name, text):
     ids = ref.encode(text).ids
     assert ours.encode(text) == ids
     for skip in (False, True):
-        assert ours.decode(ours.encode(text), skip) == ref.decode(ids, skip_special_tokens=skip)
+        assert ours.decode(ours.encode(text), skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip)
 
 
 @pytest.mark.parametrize("name", SPM)
