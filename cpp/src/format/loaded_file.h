@@ -42,6 +42,27 @@ Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type)
 // that names the section and offset.
 Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
                         RegexDialect dialect, std::unique_ptr<Regex>* out);
+// Reads a Sequence body, [u32 n] then n components, with read_one(r, depth,
+// &part, &type) for each; null parts (type None) are left out, and *type
+// becomes "Sequence[a,b,...]".
+template <typename Ptr, typename ReadOne>
+Status ReadSequenceParts(ByteReader& r, int depth, ReadOne read_one, std::vector<Ptr>* parts,
+                         std::string* type) {
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 1));
+  std::string names;
+  for (uint32_t i = 0; i < n; ++i) {
+    Ptr part;
+    std::string sub;
+    MTOK_RETURN_IF_ERROR(read_one(r, depth + 1, &part, &sub));
+    names += (i ? "," : "") + sub;
+    if (part) parts->push_back(std::move(part));
+  }
+  *type = "Sequence[" + names + "]";
+  return Status::Ok();
+}
+
 // Reads [u16 len][bytes] and checks it is valid UTF-8.
 Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
 

@@ -84,19 +84,8 @@ Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type)
       return Status::Ok();
     }
     case c::kSequence: {
-      uint32_t n;
-      MTOK_RETURN_IF_ERROR(r.U32(&n));
-      MTOK_RETURN_IF_ERROR(r.CheckArray(n, 1));
       std::vector<DecoderPtr> parts;
-      std::string names;
-      for (uint32_t i = 0; i < n; ++i) {
-        DecoderPtr d;
-        std::string sub;
-        MTOK_RETURN_IF_ERROR(ReadDecoder(r, depth + 1, &d, &sub));
-        names += (i ? "," : "") + sub;
-        if (d) parts.push_back(std::move(d));
-      }
-      *type = "Sequence[" + names + "]";
+      MTOK_RETURN_IF_ERROR(ReadSequenceParts(r, depth, ReadDecoder, &parts, type));
       *out = MakeSequenceDecoder(std::move(parts));
       return Status::Ok();
     }

@@ -107,19 +107,8 @@ Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string*
       return Status::Ok();
     }
     case c::kSequence: {
-      uint32_t n;
-      MTOK_RETURN_IF_ERROR(r.U32(&n));
-      MTOK_RETURN_IF_ERROR(r.CheckArray(n, 1));
       std::vector<NormalizerPtr> parts;
-      std::string names;
-      for (uint32_t i = 0; i < n; ++i) {
-        NormalizerPtr p;
-        std::string sub;
-        MTOK_RETURN_IF_ERROR(ReadNormalizer(r, depth + 1, &p, &sub));
-        names += (i ? "," : "") + sub;
-        if (p) parts.push_back(std::move(p));
-      }
-      *type = "Sequence[" + names + "]";
+      MTOK_RETURN_IF_ERROR(ReadSequenceParts(r, depth, ReadNormalizer, &parts, type));
       *out = MakeSequenceNormalizer(std::move(parts));
       return Status::Ok();
     }

@@ -94,19 +94,8 @@ Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::str
       return Status::Ok();
     }
     case c::kSequence: {
-      uint32_t n;
-      MTOK_RETURN_IF_ERROR(r.U32(&n));
-      MTOK_RETURN_IF_ERROR(r.CheckArray(n, 1));
       std::vector<PreTokenizerPtr> parts;
-      std::string names;
-      for (uint32_t i = 0; i < n; ++i) {
-        PreTokenizerPtr p;
-        std::string sub;
-        MTOK_RETURN_IF_ERROR(ReadPreTokenizer(r, depth + 1, &p, &sub));
-        names += (i ? "," : "") + sub;
-        if (p) parts.push_back(std::move(p));
-      }
-      *type = "Sequence[" + names + "]";
+      MTOK_RETURN_IF_ERROR(ReadSequenceParts(r, depth, ReadPreTokenizer, &parts, type));
       *out = MakeSequencePreTokenizer(std::move(parts));
       return Status::Ok();
     }
