@@ -65,5 +65,7 @@ Status ReadSequenceParts(ByteReader& r, int depth, ReadOne read_one, std::vector
 
 // Reads [u16 len][bytes] and checks it is valid UTF-8.
 Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
+// Reads [u32 n] then n UTF-8 strings.
+Status ReadUtf8List(ByteReader& r, std::vector<std::string_view>* out, const char* field);
 
 }  // namespace mtok

@@ -19,4 +19,17 @@ Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field) {
   return Status::Ok();
 }
 
+Status ReadUtf8List(ByteReader& r, std::vector<std::string_view>* out, const char* field) {
+  uint32_t n;
+  MTOK_RETURN_IF_ERROR(r.U32(&n));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
+  out->reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view s;
+    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &s, field));
+    out->push_back(s);
+  }
+  return Status::Ok();
+}
+
 }  // namespace mtok

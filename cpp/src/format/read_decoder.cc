@@ -16,14 +16,7 @@ Status ReadSentencePieceDecoder(ByteReader& r, DecoderPtr* out) {
   opt.byte_fallback = flags & 4;
   MTOK_RETURN_IF_ERROR(ReadUtf8(r, &opt.unk_piece, "unk piece"));
   MTOK_RETURN_IF_ERROR(ReadUtf8(r, &opt.unk_surface, "unk surface"));
-  uint32_t n;
-  MTOK_RETURN_IF_ERROR(r.U32(&n));
-  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string_view c;
-    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &c, "control piece"));
-    opt.control.push_back(c);
-  }
+  MTOK_RETURN_IF_ERROR(ReadUtf8List(r, &opt.control, "control piece"));
   *out = MakeSentencePieceDecoder(std::move(opt));
   return Status::Ok();
 }

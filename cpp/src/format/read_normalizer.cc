@@ -45,14 +45,7 @@ Status ReadSentencePiece(ByteReader& r, NormalizerPtr* out) {
   opt.escape_whitespaces = flags & 4;
   opt.treat_whitespace_as_suffix = flags & 8;
   MTOK_RETURN_IF_ERROR(ReadCharsmap(r, &opt.charsmap));
-  uint32_t n;
-  MTOK_RETURN_IF_ERROR(r.U32(&n));
-  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string_view s;
-    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &s, "user-defined symbol"));
-    opt.user_defined.push_back(s);
-  }
+  MTOK_RETURN_IF_ERROR(ReadUtf8List(r, &opt.user_defined, "user-defined symbol"));
   *out = MakeSentencePieceNormalizer(std::move(opt));
   return Status::Ok();
 }
