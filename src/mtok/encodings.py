@@ -45,15 +45,14 @@ def _cache_dir() -> str:
     return base
 
 
-def _mtok_bytes(name: str) -> bytes:
+def _load(name: str) -> Tokenizer:
+    """The encoding's tokenizer: the cached .mtok mapped in place, or built
+    from the packaged rank file (and cached) when there is no valid cache."""
     base, digest, pattern, specials, _ = ENCODINGS[name]
     cache = os.path.join(_cache_dir(), f"{name}-{digest[:16]}-{_writer_fingerprint()}.mtok")
     try:
-        with open(cache, "rb") as f:
-            data = f.read()
-        Tokenizer.from_bytes(data)  # a damaged cache file is rebuilt, never trusted
-        return data
-    except (OSError, FormatError):
+        return Tokenizer.from_file(cache)  # a damaged cache file is rebuilt, never trusted
+    except FormatError:
         pass
     raw = _rank_file(base, digest)
     data = write_mtok(spec_from_ranks(parse_ranks(raw, base), pattern, specials, name))
@@ -65,7 +64,7 @@ def _mtok_bytes(name: str) -> bytes:
         os.replace(tmp, cache)
     except OSError:
         pass  # a read-only home only costs the conversion next time
-    return data
+    return Tokenizer.from_bytes(data)
 
 
 def builtin_encoding(name: str):
@@ -73,7 +72,7 @@ def builtin_encoding(name: str):
     from .tiktoken.core import Encoding
 
     base, digest, pattern, specials, _ = ENCODINGS[name]
-    return Encoding._from_tokenizer(name, Tokenizer.from_bytes(_mtok_bytes(name)), pattern,
+    return Encoding._from_tokenizer(name, _load(name), pattern,
                                     dict(specials), functools.partial(_ranks, base, digest))
 
 

@@ -1,7 +1,7 @@
-"""Parity with HF tokenizers for the SentencePiece-style, Unigram and
-WordPiece tokenizer.json files: ids with and without special tokens, and
-decode with and without skipping them, over every corpus line, paragraph
-and 4096-character chunk."""
+"""Parity with HF tokenizers for every tokenizer.json in the corpus
+(byte-level BPE, SentencePiece-style BPE, Unigram, WordPiece): ids with and
+without special tokens, and decode with and without skipping them, over
+every corpus line, paragraph and 4096-character chunk."""
 
 import pytest
 
@@ -11,7 +11,8 @@ from harness import assert_same
 
 tokenizers = pytest.importorskip("tokenizers")
 
-NAMES = ["xlm-roberta", "t5-small", "gemma3", "mistral-7b-v0.1", "bert-base-uncased"]
+NAMES = ["gpt2", "llama3", "qwen3", "gpt-4o-o200k-hf", "xlm-roberta", "t5-small", "gemma3",
+         "mistral-7b-v0.1", "bert-base-uncased"]
 
 
 @pytest.fixture(scope="module", params=NAMES)
@@ -28,7 +29,7 @@ def test_ids(pair, add_special):
     name, ref, ours = pair
     texts = list(corpus.parity_strings())
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=add_special)]
-    actual = ours.encode_batch(texts, add_special)
+    actual = ours.encode_batch(texts, add_special_tokens=add_special)
     assert_same(f"{name} ids special={add_special}", texts, expected, actual)
 
 
@@ -38,7 +39,7 @@ def test_decode(pair, skip_special):
     texts = list(corpus.parity_strings())
     ids = [e.ids for e in ref.encode_batch(texts, add_special_tokens=True)]
     expected = ref.decode_batch(ids, skip_special_tokens=skip_special)
-    actual = ours.decode_batch(ids, skip_special)
+    actual = ours.decode_batch(ids, skip_special_tokens=skip_special)
     assert_same(f"{name} decode skip={skip_special}", texts, expected, actual)
 
 
@@ -48,4 +49,4 @@ def test_special_tokens_as_text(pair):
     contents = [t.content for t in ref.get_added_tokens_decoder().values()][:300]
     texts = contents + [f"a {c} b{c}c" for c in contents]
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=True)]
-    assert_same(f"{name} added tokens", texts, expected, ours.encode_batch(texts, True))
+    assert_same(f"{name} added tokens", texts, expected, ours.encode_batch(texts, add_special_tokens=True))
