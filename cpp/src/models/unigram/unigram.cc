@@ -35,16 +35,13 @@ class UnigramModel : public Model {
   UnigramModel(Vocab vocab, const std::vector<ScoredPiece>& pieces, PieceModelOptions opt)
       : vocab_(std::move(vocab)), opt_(opt), trie_(LatticePieces(pieces, opt.sentencepiece)) {
     if (opt_.sentencepiece) {
-      // SentencePiece: min/max over normal pieces, in float; max starts at
-      // FLT_MIN (so it is never below that tiny positive value).
-      float lo = FLT_MAX, hi = FLT_MIN;
+      // SentencePiece: the minimum over normal pieces, in float.
+      float lo = FLT_MAX;
       for (const ScoredPiece& p : pieces) {
         if (p.type != PieceType::kNormal) continue;
         lo = std::min(lo, static_cast<float>(p.score));
-        hi = std::max(hi, static_cast<float>(p.score));
       }
       unk_score_ = static_cast<float>(lo - static_cast<float>(kUnkPenalty));
-      max_score_ = hi;
     } else {
       double lo = std::numeric_limits<double>::infinity();
       for (const ScoredPiece& p : pieces) lo = std::min(lo, p.score);
@@ -97,42 +94,84 @@ class UnigramModel : public Model {
     return std::min<size_t>(utf8::seq_len(static_cast<uint8_t>(s[at])), s.size() - at);
   }
 
-  // The best path ending at each byte; ties keep the candidate whose last
-  // piece starts first (HF's encode_optimized and SentencePiece's
-  // EncodeOptimized). HF adds in double. For SentencePiece, path scores are
-  // floats: each sum is rounded to float before it is compared (its
-  // user-defined bonus, length * max_score - 0.1, is computed in double).
+  struct Best {
+    double score = 0;
+    int64_t start = -1;
+    uint32_t id = 0;
+    bool unknown = false;
+  };
+
   void Viterbi(std::string_view s, std::vector<Step>* path) const {
-    const size_t n = s.size();
-    const bool spm = opt_.sentencepiece;
-    struct Best {
-      double score = 0;
-      int64_t start = -1;
-      uint32_t id = 0;
-      bool unknown = false;
-    };
-    std::vector<Best> best(n + 1);
-    for (size_t start = 0; start < n;) {
+    std::vector<Best> best(s.size() + 1);
+    if (opt_.sentencepiece) {
+      ViterbiSentencePiece(s, best.data());
+    } else {
+      ViterbiHf(s, best.data());
+    }
+    for (size_t end = s.size(); end > 0; end = static_cast<size_t>(best[end].start))
+      path->push_back({static_cast<size_t>(best[end].start), end, best[end].id, best[end].unknown});
+    std::reverse(path->begin(), path->end());
+  }
+
+  // Keeps `cand` at `end` if it is the first candidate there or strictly
+  // better: ties keep the path whose last piece starts first.
+  static void Offer(Best* target, double cand, size_t start, uint32_t id, bool unknown) {
+    if (target->start >= 0 && !(cand > target->score)) return;
+    *target = {cand, static_cast<int64_t>(start), id, unknown};
+  }
+
+  // HF's encode_optimized: the best path ending at each byte, summed in
+  // double.
+  void ViterbiHf(std::string_view s, Best* best) const {
+    for (size_t start = 0; start < s.size();) {
       const double here = best[start].score;
       const size_t mblen = CharLen(s, start);
       bool has_single = false;
-      auto offer = [&](size_t end, double cand, uint32_t id, bool unknown) {
-        if (spm) cand = static_cast<float>(cand);
-        Best& target = best[end];
-        if (target.start < 0 || cand > target.score) target = {cand, static_cast<int64_t>(start), id, unknown};
-      };
       trie_.ForEachPrefix(s.substr(start), [&](const TriePiece& t) {
-        double score = t.score;
-        if (t.user_defined) score = static_cast<double>(static_cast<float>(t.token.size()) * max_score_) - 0.1;
-        offer(start + t.token.size(), score + here, t.id, false);
-        if (t.token.size() == mblen) has_single = true;
+        Offer(&best[start + t.token.size()], t.score + here, start, t.id, false);
+        has_single = has_single || t.token.size() == mblen;
       });
-      if (!has_single) offer(start + mblen, unk_score_ + here, opt_.unk_id, true);
+      if (!has_single) Offer(&best[start + mblen], unk_score_ + here, start, opt_.unk_id, true);
       start += mblen;
     }
-    for (size_t end = n; end > 0; end = static_cast<size_t>(best[end].start))
-      path->push_back({static_cast<size_t>(best[end].start), end, best[end].id, best[end].unknown});
-    std::reverse(path->begin(), path->end());
+  }
+
+  // SentencePiece 0.2.3's EncodeOptimized, to the rounding: path scores are
+  // floats summed in float. When the score at the current start leaves
+  // [-1e5, 1e5], every path score from there to the furthest end reached is
+  // rebased by subtracting it, which keeps float precision on long inputs
+  // and so decides near-ties. A user-defined piece scores
+  // float((bytes - 1) * 0.1).
+  void ViterbiSentencePiece(std::string_view s, Best* best) const {
+    constexpr float kRebaseAt = 1e5f;
+    size_t furthest = 0;
+    const float unk_score = static_cast<float>(unk_score_);
+    for (size_t start = 0; start < s.size();) {
+      float here = static_cast<float>(best[start].score);
+      if (here < -kRebaseAt || here > kRebaseAt) {
+        for (size_t at = start; at <= furthest; ++at) {
+          if (at != start && best[at].start < 0) continue;
+          best[at].score = static_cast<float>(static_cast<float>(best[at].score) - here);
+        }
+        best[start].score = 0;
+        here = 0;
+      }
+      const size_t mblen = CharLen(s, start);
+      bool has_single = false;
+      trie_.ForEachPrefix(s.substr(start), [&](const TriePiece& t) {
+        const size_t len = t.token.size();
+        furthest = std::max(furthest, start + len);
+        const float score = t.user_defined ? static_cast<float>(static_cast<double>(len - 1) * 0.1)
+                                           : static_cast<float>(t.score);
+        Offer(&best[start + len], static_cast<float>(score + here), start, t.id, false);
+        has_single = has_single || len == mblen;
+      });
+      if (!has_single) {
+        furthest = std::max(furthest, start + mblen);
+        Offer(&best[start + mblen], static_cast<float>(unk_score + here), start, opt_.unk_id, true);
+      }
+      start += mblen;
+    }
   }
 
   // A run of unknown-id nodes [b, e): one vocab match of the unk token stays
@@ -160,7 +199,6 @@ class UnigramModel : public Model {
   PieceModelOptions opt_;
   PieceTrie trie_;
   double unk_score_ = 0;
-  float max_score_ = 0;
   bool has_bytes_ = false;
   uint32_t byte_ids_[256];
 };
