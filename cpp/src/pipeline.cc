@@ -11,4 +11,11 @@ Piece SubPiece(const Piece& p, size_t b, size_t e) {
   return s;
 }
 
+void Model::AppendIds(const Piece& p, std::vector<uint32_t>* ids) const {
+  thread_local std::vector<Token> tokens;
+  tokens.clear();
+  Tokenize(p, &tokens);
+  for (const Token& t : tokens) ids->push_back(t.id);
+}
+
 }  // namespace mtok

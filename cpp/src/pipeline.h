@@ -99,6 +99,9 @@ class Model {
  public:
   virtual ~Model() = default;
   virtual void Tokenize(const Piece& p, std::vector<Token>* out) const = 0;
+  // Appends the ids of p (Tokenize without offsets); models override it
+  // when they can skip building tokens.
+  virtual void AppendIds(const Piece& p, std::vector<uint32_t>* ids) const;
   virtual std::string_view IdToToken(uint32_t id) const = 0;  // empty when unknown
   virtual bool TokenToId(std::string_view token, uint32_t* id) const = 0;
   virtual uint32_t VocabSize() const = 0;  // number of entries in the model vocab
@@ -113,6 +116,8 @@ class Model {
   // `base` is the start of the file the model was read from.
   virtual void AccelSections(const uint8_t* /*base*/,
                              std::vector<std::pair<uint32_t, std::string>>*) const {}
+  // (name, value) facts about how the loaded model runs, for debug_info().
+  virtual void RuntimeInfo(std::vector<std::pair<std::string, std::string>>*) const {}
 };
 
 class Decoder {

@@ -63,14 +63,12 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
       if (p.added_id >= 0) {
         if (opt.details) AppendAddedPiece(p, word, type_id, *chars, seq);
         else seq->ids.push_back(static_cast<uint32_t>(p.added_id));
-      } else {
+      } else if (opt.details) {
         tokens.clear();
         f.model->Tokenize(p, &tokens);
-        if (opt.details) {
-          AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
-        } else {
-          for (const Token& t : tokens) seq->ids.push_back(t.id);
-        }
+        AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
+      } else {
+        f.model->AppendIds(p, &seq->ids);
       }
       ++word;
     }

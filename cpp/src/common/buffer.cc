@@ -7,7 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <vector>
+#include <memory>
+#include <new>
 
 namespace mtok {
 namespace {
@@ -26,15 +27,24 @@ class MappedBuffer : public Buffer {
   size_t size_;
 };
 
+// 64-byte aligned, like a mapping's start, so sections that hold cache
+// lines (UTRI) stay aligned.
 class OwnedBuffer : public Buffer {
  public:
   OwnedBuffer(const void* data, size_t size)
-      : bytes_(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size) {}
-  const uint8_t* data() const override { return bytes_.data(); }
-  size_t size() const override { return bytes_.size(); }
+      : bytes_(static_cast<uint8_t*>(::operator new(size ? size : 1, kAlign))), size_(size) {
+    if (size) std::memcpy(bytes_.get(), data, size);
+  }
+  const uint8_t* data() const override { return bytes_.get(); }
+  size_t size() const override { return size_; }
 
  private:
-  std::vector<uint8_t> bytes_;
+  static constexpr std::align_val_t kAlign{64};
+  struct Free {
+    void operator()(uint8_t* p) const { ::operator delete(p, kAlign); }
+  };
+  std::unique_ptr<uint8_t, Free> bytes_;
+  size_t size_;
 };
 
 }  // namespace

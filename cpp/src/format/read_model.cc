@@ -31,17 +31,6 @@ Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint
   return Status::Ok();
 }
 
-namespace {
-
-// Adopts PHSH. Merged ids are checked against the vocab when used.
-Status AdoptPairIndex(std::string_view payload, const Vocab& vocab, PairIndex* pairs) {
-  U32Slots t;
-  MTOK_RETURN_IF_ERROR(ParseSlotTable(payload, "PHSH", 4, &t));
-  pairs->Adopt(reinterpret_cast<const PairIndex::Slot*>(t.slots), t.capacity, vocab.id_limit());
-  if (!pairs->HasFreeSlot()) return FormatError("extension section PHSH: no free slot");
-  return Status::Ok();
-}
-
 // Adopts VOFF + VHSH: the vocab is used in place, its records unparsed.
 // Returns false (and changes nothing) when the file lacks them.
 Status AdoptVocab(ByteReader& r, const Trailer& trailer, uint32_t vocab_size, Vocab* vocab,
@@ -67,6 +56,17 @@ Status AdoptVocab(ByteReader& r, const Trailer& trailer, uint32_t vocab_size, Vo
                           reinterpret_cast<const uint32_t*>(voff.data() + 8), id_limit, vocab_size);
   r.seek(region_end);
   *adopted = true;
+  return Status::Ok();
+}
+
+namespace {
+
+// Adopts PHSH. Merged ids are checked against the vocab when used.
+Status AdoptPairIndex(std::string_view payload, const Vocab& vocab, PairIndex* pairs) {
+  U32Slots t;
+  MTOK_RETURN_IF_ERROR(ParseSlotTable(payload, "PHSH", 4, &t));
+  pairs->Adopt(reinterpret_cast<const PairIndex::Slot*>(t.slots), t.capacity, vocab.id_limit());
+  if (!pairs->HasFreeSlot()) return FormatError("extension section PHSH: no free slot");
   return Status::Ok();
 }
 
@@ -184,7 +184,7 @@ Status ReadModel(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* 
     case c::kUnigram:
     case c::kUnigramFull:
       *type = "Unigram";
-      return ReadUnigram(r, t == c::kUnigramFull, out);
+      return ReadUnigram(r, trailer, t == c::kUnigramFull, out);
     case c::kSentencePieceBpe:
       *type = "BPE";
       return ReadSentencePieceBpe(r, out);

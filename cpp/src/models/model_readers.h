@@ -10,14 +10,22 @@
 
 namespace mtok {
 
+struct Trailer;
+
 // Reads [str token][u32 id] into vocab, validating the id.
 Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint32_t* id);
 // Reads [u16 len][bytes] and checks it is valid UTF-8 (format/read_common.cc).
 Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
 
 Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out);
-// Unigram: MNN's code 2 or mtok's code 66 (`full`).
-Status ReadUnigram(ByteReader& r, bool full, std::unique_ptr<Model>* out);
+// Adopts the VOFF + VHSH sections: the vocab is used in place and `r`
+// skips its records. *adopted is false (nothing changed) without them.
+Status AdoptVocab(ByteReader& r, const Trailer& trailer, uint32_t vocab_size, Vocab* vocab,
+                  bool* adopted);
+
+// Unigram: MNN's code 2 or mtok's code 66 (`full`); adopts UTRI with the
+// vocab sections.
+Status ReadUnigram(ByteReader& r, const Trailer& trailer, bool full, std::unique_ptr<Model>* out);
 // SentencePiece BPE (code 67): the code 66 layout, SentencePiece's merging.
 Status ReadSentencePieceBpe(ByteReader& r, std::unique_ptr<Model>* out);
 

@@ -77,7 +77,8 @@ class Vocab {
 
   // VOFF payload for a vocab parsed from the file at `base` (empty when the
   // vocab is mapped or has no tokens).
-  std::string RecordOffsetsPayload(const uint8_t* base) const {
+  // `tail`: bytes that follow a record's token (4 for [u32 id]).
+  std::string RecordOffsetsPayload(const uint8_t* base, size_t tail) const {
     if (records_.offsets != nullptr || count_ == 0) return {};
     const char* b = reinterpret_cast<const char*>(base);
     std::vector<uint32_t> offsets(by_id_.size(), HashIndex::kEmpty);
@@ -85,8 +86,8 @@ class Vocab {
     for (size_t id = 0; id < by_id_.size(); ++id) {
       if (by_id_[id].data() == nullptr) continue;
       offsets[id] = static_cast<uint32_t>(by_id_[id].data() - b - 2);
-      // Each record is [u16 len][bytes][u32 id].
-      end = std::max(end, static_cast<size_t>(by_id_[id].data() + by_id_[id].size() + 4 - b));
+      // Each record is [u16 len][bytes] then `tail` bytes.
+      end = std::max(end, static_cast<size_t>(by_id_[id].data() + by_id_[id].size() + tail - b));
     }
     std::string out(8, '\0');
     uint32_t head[2] = {static_cast<uint32_t>(offsets.size()), static_cast<uint32_t>(end)};

@@ -82,4 +82,5 @@ class Tag:
     PAIR_INDEX = tag("PHSH")
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
+    UNIGRAM_TRIE = tag("UTRI")
     OFFSET_TRIM = tag("OFFS")

@@ -41,7 +41,8 @@ def _header(spec, tokens, template) -> bytes:
 
 
 def _trailer(w: ByteWriter, sections) -> None:
-    """The extension trailer: magic, table, 8-aligned payloads, then the
+    """The extension trailer: magic, table, 8-aligned payloads (UTRI:
+    64-aligned), then the
     end-of-file locator [u64 trailer offset] "MTOKEND1"."""
     begin = len(w)
     w.raw(EXT_MAGIC)
@@ -51,7 +52,9 @@ def _trailer(w: ByteWriter, sections) -> None:
         w.raw(b"\0" * 24)
     entries = []
     for tag, flags, payload in sections:
-        w.align(8)
+        # The Unigram trie's nodes are cache lines: 64-aligned in the file
+        # keeps them aligned in the (page-aligned) mapping.
+        w.align(64 if tag == Tag.UNIGRAM_TRIE else 8)
         entries.append((tag, flags, len(w), len(payload)))
         w.raw(payload)
     table = ByteWriter()

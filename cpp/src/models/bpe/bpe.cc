@@ -65,7 +65,7 @@ class BpeModel : public Model {
   void AccelSections(const uint8_t* base,
                      std::vector<std::pair<uint32_t, std::string>>* out) const override {
     const std::vector<uint32_t>& v = vocab_.built_slots();
-    std::string offsets = vocab_.RecordOffsetsPayload(base);
+    std::string offsets = vocab_.RecordOffsetsPayload(base, 4);  // [u32 id]
     if (!v.empty() && !offsets.empty()) {
       out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
       out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));

@@ -1,28 +1,49 @@
 #include "models/unigram/unigram.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
+#include <cmath>
+#include <cstring>
 #include <limits>
+#include <mutex>
 
-#include "common/utf8.h"
-#include "models/unigram/piece_trie.h"
+#include "common/huge_pages.h"
+#include "format/accel.h"
+#include "format/codes.h"
+#include "models/unigram/lattice.h"
 
 namespace mtok {
 namespace {
 
 constexpr double kUnkPenalty = 10.0;
 
-std::vector<TriePiece> LatticePieces(const std::vector<ScoredPiece>& pieces, bool spm) {
-  std::vector<TriePiece> out;
-  out.reserve(pieces.size());
-  // HF: "last wins" follows file order, which is id order in tokenizer.json.
+// After a thread has fed this many bytes to Unigram models, the trie moves
+// to huge pages: short-lived tokenizers never pay for the copy.
+constexpr size_t kHugePagesAfter = 64 * 1024;
+
+// Per-thread buffers reused by every encode.
+struct Scratch {
+  std::vector<LatticeBest> best;
+  std::vector<uint32_t> path;  // end offsets of the best path, last first
+  size_t bytes_seen = 0;
+};
+Scratch& ThreadScratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+// The entries the lattice may use. SentencePiece keeps control, unknown
+// and byte pieces out of text matching; unused pieces are in its trie but
+// never chosen. HF: every entry, later ones winning for equal strings.
+std::vector<TrieEntry> LatticeEntries(const std::vector<ScoredPiece>& pieces, bool spm) {
   std::vector<const ScoredPiece*> by_id(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) by_id[i] = &pieces[i];
   std::stable_sort(by_id.begin(), by_id.end(),
                    [](const ScoredPiece* a, const ScoredPiece* b) { return a->id < b->id; });
+  std::vector<TrieEntry> out;
+  out.reserve(pieces.size());
   for (const ScoredPiece* p : by_id) {
-    // SentencePiece keeps control, unknown and byte pieces out of text
-    // matching; unused pieces are in its trie but never chosen.
     if (spm && p->type != PieceType::kNormal && p->type != PieceType::kUserDefined) continue;
     double score = spm ? static_cast<double>(static_cast<float>(p->score)) : p->score;
     out.push_back({p->token, p->id, score, spm && p->type == PieceType::kUserDefined});
@@ -30,49 +51,40 @@ std::vector<TriePiece> LatticePieces(const std::vector<ScoredPiece>& pieces, boo
   return out;
 }
 
+// HF: min over all scores minus 10. SentencePiece: min over normal
+// pieces, in float.
+double UnknownScore(const std::vector<ScoredPiece>& pieces, bool spm) {
+  if (spm) {
+    float lo = FLT_MAX;
+    for (const ScoredPiece& p : pieces) {
+      if (p.type == PieceType::kNormal) lo = std::min(lo, static_cast<float>(p.score));
+    }
+    return static_cast<float>(lo - static_cast<float>(kUnkPenalty));
+  }
+  double lo = std::numeric_limits<double>::infinity();
+  for (const ScoredPiece& p : pieces) lo = std::min(lo, p.score);
+  return lo - kUnkPenalty;
+}
+
 class UnigramModel : public Model {
  public:
-  UnigramModel(Vocab vocab, const std::vector<ScoredPiece>& pieces, PieceModelOptions opt)
-      : vocab_(std::move(vocab)), opt_(opt), trie_(LatticePieces(pieces, opt.sentencepiece)) {
-    if (opt_.sentencepiece) {
-      // SentencePiece: the minimum over normal pieces, in float.
-      float lo = FLT_MAX;
-      for (const ScoredPiece& p : pieces) {
-        if (p.type != PieceType::kNormal) continue;
-        lo = std::min(lo, static_cast<float>(p.score));
-      }
-      unk_score_ = static_cast<float>(lo - static_cast<float>(kUnkPenalty));
-    } else {
-      double lo = std::numeric_limits<double>::infinity();
-      for (const ScoredPiece& p : pieces) lo = std::min(lo, p.score);
-      unk_score_ = lo - kUnkPenalty;
-    }
+  UnigramModel(Vocab vocab, PieceModelOptions opt, UnigramTrie trie, size_t record_tail)
+      : vocab_(std::move(vocab)), opt_(opt), params_{trie.unk_score, opt.unk_id},
+        record_tail_(record_tail),
+        built_(std::move(trie.built)), mapped_(trie.mapped != nullptr) {
+    const TrieNode* nodes = mapped_ ? trie.mapped : built_.data();
+    n_nodes_ = mapped_ ? trie.mapped_count : built_.size();
+    nodes_.store(nodes, std::memory_order_release);
     has_bytes_ = FindBytePieces(vocab_, byte_ids_);
   }
 
   void Tokenize(const Piece& p, std::vector<Token>* out) const override {
-    const std::string_view s = p.text;
-    std::vector<Step> path;
-    Viterbi(s, &path);
-    // Emit left to right, fusing runs of unknown ids.
-    size_t unk_begin = 0, unk_nodes = 0;
-    bool unk_from_vocab = false;
-    auto flush = [&](size_t end) {
-      if (unk_nodes == 0) return;
-      EmitUnknown(s, unk_begin, end, unk_nodes == 1 && unk_from_vocab, out);
-      unk_nodes = 0;
-    };
-    for (const Step& b : path) {
-      if (b.id == opt_.unk_id) {
-        if (unk_nodes == 0) unk_begin = b.begin;
-        unk_from_vocab = !b.unknown;
-        ++unk_nodes;
-      } else {
-        flush(b.begin);
-        out->push_back({b.id, static_cast<uint32_t>(b.begin), static_cast<uint32_t>(b.end)});
-      }
-    }
-    flush(s.size());
+    Run(p.text, [&](uint32_t id, size_t b, size_t e) {
+      out->push_back({id, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+    });
+  }
+  void AppendIds(const Piece& p, std::vector<uint32_t>* ids) const override {
+    Run(p.text, [&](uint32_t id, size_t, size_t) { ids->push_back(id); });
   }
 
   std::string_view IdToToken(uint32_t id) const override { return vocab_.Token(id); }
@@ -83,102 +95,74 @@ class UnigramModel : public Model {
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
   bool TokenIsText(uint32_t id) const override { return id == opt_.unk_id; }
 
+  void AccelSections(const uint8_t* base,
+                     std::vector<std::pair<uint32_t, std::string>>* out) const override {
+    const std::vector<uint32_t>& v = vocab_.built_slots();
+    std::string offsets = vocab_.RecordOffsetsPayload(base, record_tail_);
+    if (v.empty() || offsets.empty() || mapped_) return;
+    out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
+    out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
+    out->emplace_back(codes::tag::kUnigramTrie, UnigramTriePayload(built_, params_.unk_score));
+  }
+
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
+    out->emplace_back("unigram_trie_nodes", std::to_string(n_nodes_));
+    out->emplace_back("unigram_trie_source", mapped_ ? "mapped from the file (UTRI)" : "built at load");
+    out->emplace_back("unigram_trie_pages", pages_state_.load(std::memory_order_acquire) == kMoved
+                                                ? HugePageRegion::KindName(huge_.kind())
+                                                : "not moved yet (moves after 64 KB of input)");
+  }
+
  private:
-  struct Step {
-    size_t begin, end;
-    uint32_t id;
-    bool unknown;  // the inserted unknown node, not a vocab match
-  };
+  enum : int { kNotMoved = 0, kMoving = 1, kMoved = 2 };
 
-  static size_t CharLen(std::string_view s, size_t at) {
-    return std::min<size_t>(utf8::seq_len(static_cast<uint8_t>(s[at])), s.size() - at);
-  }
+  // Viterbi, then emit(id, begin, end) left to right, fusing runs of
+  // unknown ids.
+  template <typename Emit>
+  void Run(std::string_view text, Emit emit) const {
+    const size_t n = text.size();
+    if (n == 0) return;
+    Scratch& scratch = ThreadScratch();
+    if ((scratch.bytes_seen += n) >= kHugePagesAfter) MaybeMoveToHugePages();
+    const BitmapTrie trie(nodes_.load(std::memory_order_acquire), n_nodes_, vocab_.id_limit());
+    if (scratch.best.size() < n + 1) scratch.best.resize(n + 1);
+    LatticeBest* best = scratch.best.data();
+    std::fill(best, best + n + 1, LatticeBest{0, -1, 0, false});
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(text.data());
+    if (opt_.sentencepiece) ViterbiSentencePiece(trie, s, n, params_, best);
+    else ViterbiHf(trie, s, n, params_, best);
 
-  struct Best {
-    double score = 0;
-    int64_t start = -1;
-    uint32_t id = 0;
-    bool unknown = false;
-  };
-
-  void Viterbi(std::string_view s, std::vector<Step>* path) const {
-    std::vector<Best> best(s.size() + 1);
-    if (opt_.sentencepiece) {
-      ViterbiSentencePiece(s, best.data());
-    } else {
-      ViterbiHf(s, best.data());
-    }
-    for (size_t end = s.size(); end > 0; end = static_cast<size_t>(best[end].start))
-      path->push_back({static_cast<size_t>(best[end].start), end, best[end].id, best[end].unknown});
-    std::reverse(path->begin(), path->end());
-  }
-
-  // Keeps `cand` at `end` if it is the first candidate there or strictly
-  // better: ties keep the path whose last piece starts first.
-  static void Offer(Best* target, double cand, size_t start, uint32_t id, bool unknown) {
-    if (target->start >= 0 && !(cand > target->score)) return;
-    *target = {cand, static_cast<int64_t>(start), id, unknown};
-  }
-
-  // HF's encode_optimized: the best path ending at each byte, summed in
-  // double.
-  void ViterbiHf(std::string_view s, Best* best) const {
-    for (size_t start = 0; start < s.size();) {
-      const double here = best[start].score;
-      const size_t mblen = CharLen(s, start);
-      bool has_single = false;
-      trie_.ForEachPrefix(s.substr(start), [&](const TriePiece& t) {
-        Offer(&best[start + t.token.size()], t.score + here, start, t.id, false);
-        has_single = has_single || t.token.size() == mblen;
-      });
-      if (!has_single) Offer(&best[start + mblen], unk_score_ + here, start, opt_.unk_id, true);
-      start += mblen;
-    }
-  }
-
-  // SentencePiece 0.2.3's EncodeOptimized, to the rounding: path scores are
-  // floats summed in float. When the score at the current start leaves
-  // [-1e5, 1e5], every path score from there to the furthest end reached is
-  // rebased by subtracting it, which keeps float precision on long inputs
-  // and so decides near-ties. A user-defined piece scores
-  // float((bytes - 1) * 0.1).
-  void ViterbiSentencePiece(std::string_view s, Best* best) const {
-    constexpr float kRebaseAt = 1e5f;
-    size_t furthest = 0;
-    const float unk_score = static_cast<float>(unk_score_);
-    for (size_t start = 0; start < s.size();) {
-      float here = static_cast<float>(best[start].score);
-      if (here < -kRebaseAt || here > kRebaseAt) {
-        for (size_t at = start; at <= furthest; ++at) {
-          if (at != start && best[at].start < 0) continue;
-          best[at].score = static_cast<float>(static_cast<float>(best[at].score) - here);
-        }
-        best[start].score = 0;
-        here = 0;
+    std::vector<uint32_t>& path = scratch.path;
+    path.clear();
+    for (size_t end = n; end > 0; end = static_cast<size_t>(best[end].start)) path.push_back(end);
+    size_t unk_begin = 0, unk_nodes = 0;
+    bool unk_from_vocab = false;
+    auto flush = [&](size_t end) {
+      if (unk_nodes == 0) return;
+      EmitUnknown(text, unk_begin, end, unk_nodes == 1 && unk_from_vocab, emit);
+      unk_nodes = 0;
+    };
+    for (size_t k = path.size(); k-- > 0;) {
+      const size_t end = path[k];
+      const LatticeBest& b = best[end];
+      const size_t begin = static_cast<size_t>(b.start);
+      if (b.id == opt_.unk_id) {
+        if (unk_nodes == 0) unk_begin = begin;
+        unk_from_vocab = !b.unknown;
+        ++unk_nodes;
+      } else {
+        flush(begin);
+        emit(b.id, begin, end);
       }
-      const size_t mblen = CharLen(s, start);
-      bool has_single = false;
-      trie_.ForEachPrefix(s.substr(start), [&](const TriePiece& t) {
-        const size_t len = t.token.size();
-        furthest = std::max(furthest, start + len);
-        const float score = t.user_defined ? static_cast<float>(static_cast<double>(len - 1) * 0.1)
-                                           : static_cast<float>(t.score);
-        Offer(&best[start + len], static_cast<float>(score + here), start, t.id, false);
-        has_single = has_single || len == mblen;
-      });
-      if (!has_single) {
-        furthest = std::max(furthest, start + mblen);
-        Offer(&best[start + mblen], static_cast<float>(unk_score + here), start, opt_.unk_id, true);
-      }
-      start += mblen;
     }
+    flush(n);
   }
 
   // A run of unknown-id nodes [b, e): one vocab match of the unk token stays
   // itself; otherwise its bytes when byte fallback can spell them all, else
   // one unk id.
-  void EmitUnknown(std::string_view s, size_t b, size_t e, bool single_match,
-                   std::vector<Token>* out) const {
+  template <typename Emit>
+  void EmitUnknown(std::string_view s, size_t b, size_t e, bool single_match, Emit& emit) const {
     if (!single_match && opt_.byte_fallback) {
       bool all = has_bytes_;
       if (!opt_.sentencepiece && !all) {
@@ -186,28 +170,81 @@ class UnigramModel : public Model {
         for (size_t i = b; i < e; ++i) all = all && byte_ids_[static_cast<uint8_t>(s[i])] != UINT32_MAX;
       }
       if (all) {
-        for (size_t i = b; i < e; ++i)
-          out->push_back({byte_ids_[static_cast<uint8_t>(s[i])], static_cast<uint32_t>(b),
-                          static_cast<uint32_t>(e)});
+        for (size_t i = b; i < e; ++i) emit(byte_ids_[static_cast<uint8_t>(s[i])], b, e);
         return;
       }
     }
-    out->push_back({opt_.unk_id, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+    emit(opt_.unk_id, b, e);
+  }
+
+  // Copies the nodes onto huge pages once; encodes running meanwhile keep
+  // the old copy, which stays valid for the model's lifetime.
+  void MaybeMoveToHugePages() const {
+    int expected = kNotMoved;
+    if (pages_state_.load(std::memory_order_relaxed) != kNotMoved ||
+        !pages_state_.compare_exchange_strong(expected, kMoving))
+      return;
+    const size_t bytes = n_nodes_ * sizeof(TrieNode);
+    if (huge_.Allocate(bytes)) {
+      std::memcpy(huge_.data(), nodes_.load(std::memory_order_relaxed), bytes);
+      nodes_.store(reinterpret_cast<const TrieNode*>(huge_.data()), std::memory_order_release);
+    }
+    pages_state_.store(kMoved, std::memory_order_release);
   }
 
   Vocab vocab_;
   PieceModelOptions opt_;
-  PieceTrie trie_;
-  double unk_score_ = 0;
+  LatticeParams params_;
+  size_t record_tail_;  // bytes after a vocab record's token: id, score, type
+  std::vector<TrieNode> built_;  // empty when the nodes are mapped
+  bool mapped_;
+  size_t n_nodes_ = 0;
+  mutable std::atomic<const TrieNode*> nodes_{nullptr};
+  mutable std::atomic<int> pages_state_{kNotMoved};
+  mutable HugePageRegion huge_;
   bool has_bytes_ = false;
   uint32_t byte_ids_[256];
 };
 
 }  // namespace
 
-std::unique_ptr<Model> MakeUnigramModel(Vocab vocab, const std::vector<ScoredPiece>& pieces,
-                                        PieceModelOptions options) {
-  return std::make_unique<UnigramModel>(std::move(vocab), pieces, options);
+UnigramTrie BuildUnigramTrie(const std::vector<ScoredPiece>& pieces, bool sentencepiece) {
+  UnigramTrie t;
+  t.built = BuildBitmapTrie(LatticeEntries(pieces, sentencepiece));
+  t.unk_score = UnknownScore(pieces, sentencepiece);
+  return t;
+}
+
+std::string UnigramTriePayload(const std::vector<TrieNode>& nodes, double unk_score) {
+  // [u32 node_count][u32 0][f64 unk_score][48 zero bytes][nodes], so that
+  // the nodes start 64 bytes into a 64-byte-aligned payload.
+  std::string out(64, '\0');
+  const uint32_t count = static_cast<uint32_t>(nodes.size());
+  std::memcpy(&out[0], &count, 4);
+  std::memcpy(&out[8], &unk_score, 8);
+  out.append(reinterpret_cast<const char*>(nodes.data()), nodes.size() * sizeof(TrieNode));
+  return out;
+}
+
+Status ParseUnigramTrie(std::string_view payload, UnigramTrie* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section UTRI: " + what); };
+  if (payload.size() < 64) return fail("too short");
+  if (reinterpret_cast<uintptr_t>(payload.data()) % 64 != 0) return fail("payload is not 64-byte aligned");
+  uint32_t count;
+  std::memcpy(&count, payload.data(), 4);
+  std::memcpy(&out->unk_score, payload.data() + 8, 8);
+  if (!std::isfinite(out->unk_score)) return fail("unknown score is not finite");
+  if (count == 0 || (payload.size() - 64) / sizeof(TrieNode) != count ||
+      (payload.size() - 64) % sizeof(TrieNode) != 0)
+    return fail("size does not match its node count " + std::to_string(count));
+  out->mapped = reinterpret_cast<const TrieNode*>(payload.data() + 64);
+  out->mapped_count = count;
+  return Status::Ok();
+}
+
+std::unique_ptr<Model> MakeUnigramModel(Vocab vocab, PieceModelOptions options, UnigramTrie trie,
+                                        size_t record_tail) {
+  return std::make_unique<UnigramModel>(std::move(vocab), options, std::move(trie), record_tail);
 }
 
 }  // namespace mtok

@@ -1,6 +1,7 @@
 // Unigram model section: MNN's code 2 (HF semantics) and mtok's code 66
 // (flags, piece types; SentencePiece semantics when asked).
 #include "format/codes.h"
+#include "format/read_trailer.h"
 #include "models/model_readers.h"
 #include "models/unigram/unigram.h"
 
@@ -25,17 +26,33 @@ Status ReadPieceModelHeader(ByteReader& r, bool full, uint32_t* n, PieceModelOpt
   return Status::Ok();
 }
 
-Status ReadUnigram(ByteReader& r, bool full, std::unique_ptr<Model>* out) {
+Status ReadUnigram(ByteReader& r, const Trailer& trailer, bool full, std::unique_ptr<Model>* out) {
   uint32_t n;
   PieceModelOptions opt;
   MTOK_RETURN_IF_ERROR(ReadPieceModelHeader(r, full, &n, &opt));
   // Without an unk id HF fails on the first unknown character; mtok
   // refuses such a model when it loads instead.
   if (!opt.has_unk) return r.Error("Unigram model without an unk id");
+  // Record: [u16 len][token][u32 id][f64 score], + [u8 type] in code 66.
+  const size_t record_tail = full ? 13 : 12;
   Vocab vocab;
-  std::vector<ScoredPiece> pieces;
-  MTOK_RETURN_IF_ERROR(ReadScoredPieces(r, n, full, opt, &vocab, &pieces));
-  *out = MakeUnigramModel(std::move(vocab), pieces, opt);
+  UnigramTrie trie;
+  std::string_view utri;
+  if (trailer.Find(codes::tag::kUnigramTrie, &utri)) {
+    bool adopted;
+    MTOK_RETURN_IF_ERROR(AdoptVocab(r, trailer, n, &vocab, &adopted));
+    if (!adopted) return FormatError("extension section UTRI needs the VOFF and VHSH sections");
+    if (!vocab.Has(opt.unk_id)) return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
+    uint32_t byte_ids[256];
+    if (opt.byte_fallback && opt.sentencepiece && !FindBytePieces(vocab, byte_ids))
+      return r.Error("byte_fallback is set but <0x00>..<0xFF> are not all in the vocab");
+    MTOK_RETURN_IF_ERROR(ParseUnigramTrie(utri, &trie));
+  } else {
+    std::vector<ScoredPiece> pieces;
+    MTOK_RETURN_IF_ERROR(ReadScoredPieces(r, n, full, opt, &vocab, &pieces));
+    trie = BuildUnigramTrie(pieces, opt.sentencepiece);
+  }
+  *out = MakeUnigramModel(std::move(vocab), opt, std::move(trie), record_tail);
   return Status::Ok();
 }
 

@@ -1,0 +1,69 @@
+#include "common/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+
+namespace mtok {
+namespace {
+
+constexpr size_t kHuge = size_t{2} << 20;
+
+size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+HugePageRegion::~HugePageRegion() {
+  if (map_ != nullptr) munmap(map_, map_size_);
+}
+
+const char* HugePageRegion::KindName(Kind k) {
+  switch (k) {
+    case Kind::kHugeTlb: return "2 MB pages (MAP_HUGETLB)";
+    case Kind::kTransparent: return "2 MB transparent huge pages (madvise)";
+    case Kind::kNormal: return "4 KB pages";
+    case Kind::kNone: break;
+  }
+  return "none";
+}
+
+bool HugePageRegion::Allocate(size_t size) {
+  if (size == 0 || map_ != nullptr) return false;
+  const size_t rounded = RoundUp(size, kHuge);
+#ifdef MAP_HUGETLB
+  // MTOK_HUGE_PAGES=0 turns huge pages off (for comparisons).
+  const char* env = std::getenv("MTOK_HUGE_PAGES");
+  const bool allowed = env == nullptr || env[0] != '0';
+  if (allowed) {
+    void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    if (p != MAP_FAILED) {
+      map_ = p;
+      map_size_ = rounded;
+      data_ = static_cast<uint8_t*>(p);
+      kind_ = Kind::kHugeTlb;
+      return true;
+    }
+    // Over-allocate by one huge page so a 2 MB-aligned start fits: the
+    // kernel backs aligned 2 MB extents with huge pages.
+    p = mmap(nullptr, rounded + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      uint8_t* aligned = reinterpret_cast<uint8_t*>(RoundUp(reinterpret_cast<uintptr_t>(p), kHuge));
+      map_ = p;
+      map_size_ = rounded + kHuge;
+      data_ = aligned;
+      kind_ = madvise(aligned, rounded, MADV_HUGEPAGE) == 0 ? Kind::kTransparent : Kind::kNormal;
+      return true;
+    }
+  }
+#endif
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  map_ = p;
+  map_size_ = size;
+  data_ = static_cast<uint8_t*>(p);
+  kind_ = Kind::kNormal;
+  return true;
+}
+
+}  // namespace mtok

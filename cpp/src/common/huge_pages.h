@@ -1,0 +1,34 @@
+// Read-mostly memory on 2 MB pages for large lookup tables walked at
+// random (the Unigram trie): one TLB entry then covers 512 times more of
+// the table. Tries, in order: MAP_HUGETLB from the kernel's reserved pool,
+// an anonymous 2 MB-aligned region with madvise(MADV_HUGEPAGE), then
+// ordinary pages. kind() says which one was used.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace mtok {
+
+class HugePageRegion {
+ public:
+  enum class Kind { kNone, kHugeTlb, kTransparent, kNormal };
+
+  HugePageRegion() = default;
+  HugePageRegion(const HugePageRegion&) = delete;
+  HugePageRegion& operator=(const HugePageRegion&) = delete;
+  ~HugePageRegion();
+
+  // Allocates `size` bytes (zeroed). False when even ordinary pages fail.
+  bool Allocate(size_t size);
+  uint8_t* data() const { return data_; }
+  Kind kind() const { return kind_; }
+  static const char* KindName(Kind k);
+
+ private:
+  uint8_t* data_ = nullptr;
+  void* map_ = nullptr;  // what munmap releases
+  size_t map_size_ = 0;
+  Kind kind_ = Kind::kNone;
+};
+
+}  // namespace mtok
