@@ -32,6 +32,10 @@ class Tokenizer:
     Build one with :meth:`from_file` (any supported format, detected by
     content) or :meth:`from_bytes` (.mtok bytes). It can be shared by any
     number of threads and pickles as its .mtok bytes.
+
+    The truncation and padding a tokenizer.json switches on are stored in
+    the .mtok file and apply from load, as HF tokenizers applies them;
+    :meth:`no_truncation` / :meth:`no_padding` turn them off.
     """
 
     def __init__(self, native):
@@ -41,7 +45,8 @@ class Tokenizer:
         self._info = native.info()
         self._chat = None
         self._chat_meta = {}
-        self._settings = EncodeSettings()
+        # The source file's own truncation and padding apply, as in HF.
+        self._settings = EncodeSettings(self._info["truncation"], self._info["padding"])
 
     # --- construction -------------------------------------------------
     @classmethod

@@ -19,15 +19,17 @@ EDGE_CASES = ["", " ", "Hello world", "  leading and trailing  ", "émoji 👋�
 @functools.lru_cache(maxsize=None)
 def pair(name):
     """(HF tokenizer, mtok tokenizer) for a corpus tokenizer.json, with the
-    file's own truncation and padding switched off on the reference."""
+    file's own truncation and padding switched off on both."""
     tokenizers = pytest.importorskip("tokenizers")
     import mtok
 
     path = corpus.file_path("tokenizers", name, "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return ref, mtok.Tokenizer.from_file(path)
+    tok = mtok.Tokenizer.from_file(path)
+    for t in (ref, tok):
+        t.no_truncation()
+        t.no_padding()
+    return ref, tok
 
 
 @functools.lru_cache(maxsize=None)

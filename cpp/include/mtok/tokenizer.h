@@ -22,11 +22,20 @@ struct SectionInfo {
   uint64_t offset = 0, size = 0;
 };
 
+// Truncation and padding the source file switches on (tokenizer.json's
+// "truncation" / "padding"); a caller applies them by default, as HF does.
+struct EncodeDefaults {
+  TruncationParams truncation;      // enabled = the file sets it
+  PaddingParams padding;            // enabled = the file sets it
+  bool pad_to_multiple_of_set = false;  // HF keeps Some(0) apart from None
+};
+
 struct TokenizerInfo {
   std::vector<uint32_t> special_ids, stop_ids, prefix_ids;
   std::string_view chat_template, eos_token, bos_token;
   std::string_view chat_json;  // extension TMPL: named templates and special token texts (JSON)
   uint8_t flags = 0;
+  EncodeDefaults encode_defaults;
   std::string model_type;
   std::vector<SectionInfo> sections;
 };

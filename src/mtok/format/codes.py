@@ -83,3 +83,5 @@ class Tag:
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
     OFFSET_TRIM = tag("OFFS")
+    TRUNCATION = tag("TRUN")
+    PADDING = tag("PADS")

@@ -12,6 +12,7 @@ from ..errors import FormatError
 from .binary import ByteWriter
 from .codes import END_MAGIC, EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
 from .decoders import write_decoder
+from .encode_defaults import encode_default_sections
 from .models import write_model
 from .normalizers import write_normalizer
 from .post import offset_trim_of, prefix_ids, template_of, write_mnn_program, write_post_section
@@ -111,6 +112,7 @@ def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
     trim = offset_trim_of(spec.get("post_processor"))
     if trim is not None:
         sections.append((Tag.OFFSET_TRIM, 0, bytes([trim])))
+    sections += encode_default_sections(spec)
     chat = {k: extra[k] for k in ("named_templates", "special_tokens_map") if extra.get(k)}
     if chat:
         sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))
