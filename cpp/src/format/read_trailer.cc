@@ -55,11 +55,13 @@ Status ReadPost(ByteReader& r, Trailer* out) {
   MTOK_RETURN_IF_ERROR(r.U8(&type));
   if (type == codes::post::kNone || type == codes::post::kByteLevel) {
     out->post = PostProcessor();
-  } else if (type == codes::post::kTemplate) {
+  } else if (type == codes::post::kTemplate || type == codes::post::kBert ||
+             type == codes::post::kRoberta) {
     std::vector<TemplateItem> single, pair;
     MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &single, &out->post_ids));
     MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &pair, &out->post_ids));
     out->post = PostProcessor(std::move(single), std::move(pair));
+    if (type != codes::post::kTemplate) out->post.SetOverflowTypeIds();
   } else {
     return r.ErrorAt(at, "unknown post-processor type " + std::to_string(type));
   }
