@@ -240,6 +240,24 @@ void bind_tokenizer(nb::module_& m) {
              return out;
            },
            nb::arg("batch"), nb::arg("skip_special_tokens"), nb::arg("threads"))
+      .def("decode_bytes_batch",
+           [](const PyTokenizer& self, const std::vector<std::vector<uint32_t>>& batch,
+              int threads) {
+             std::vector<std::string> out;
+             uint32_t bad = 0;
+             bool ok;
+             {
+               nb::gil_scoped_release release;
+               ok = self.tok->DecodeBytesBatch(batch, threads, &out, &bad);
+             }
+             if (!ok) throw nb::key_error(std::to_string(bad).c_str());
+             nb::list result;
+             for (const std::string& b : out) result.append(nb::bytes(b.data(), b.size()));
+             return result;
+           },
+           nb::arg("batch"), nb::arg("threads"),
+           "Raw bytes of many id lists (byte-level BPE), the GIL released once; KeyError for an "
+           "id that is no token.")
       .def("id_to_token",
            [](const PyTokenizer& self, uint32_t id) -> nb::object {
              std::string t;

@@ -201,9 +201,14 @@ class Tokenizer:
         return self._native.decode([int(i) for i in ids], bool(skip_special_tokens))
 
     def decode_batch(self, batch, skip_special_tokens: bool = False, *, num_threads: int = None) -> list:
-        """Texts of many id lists, decoded on native threads."""
-        rows = [[int(i) for i in ids] for ids in batch]
-        return self._native.decode_batch(rows, bool(skip_special_tokens), num_threads or default_threads())
+        """Texts of many id lists, decoded on native threads with the GIL
+        released once."""
+        skip, threads = bool(skip_special_tokens), num_threads or default_threads()
+        rows = batch if isinstance(batch, list) else list(batch)
+        try:
+            return self._native.decode_batch(rows, skip, threads)
+        except TypeError:  # ids that are not Python ints (numpy integers, ...)
+            return self._native.decode_batch([[int(i) for i in ids] for ids in rows], skip, threads)
 
     # --- vocabulary ---------------------------------------------------
     def token_to_id(self, token: str):

@@ -80,6 +80,14 @@ class Tokenizer {
   std::string Decode(const uint32_t* ids, size_t n, bool skip_special_tokens) const;
   std::vector<std::string> DecodeBatch(const std::vector<std::vector<uint32_t>>& batch,
                                        bool skip_special_tokens, int threads) const;
+  // tiktoken's decode_bytes for byte-level BPE: the bytes each token stands
+  // for (added tokens as their text), with no UTF-8 step. False when an id
+  // is no token; *bad is then that id.
+  bool DecodeBytes(const uint32_t* ids, size_t n, std::string* out, uint32_t* bad) const;
+  // The same for many id lists on up to `threads` pool threads; false with
+  // *bad = the unknown id of the first failing row.
+  bool DecodeBytesBatch(const std::vector<std::vector<uint32_t>>& batch, int threads,
+                        std::vector<std::string>* out, uint32_t* bad) const;
   // Special tokens the post-processor adds to a single / pair input.
   size_t NumSpecialTokensToAdd(bool pair) const;
 

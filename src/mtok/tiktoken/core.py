@@ -158,12 +158,19 @@ class Encoding:
         return b"".join(parts).decode("utf-8", errors="strict"), offsets
 
     def decode_batch(self, batch, *, errors: str = "replace", num_threads: int = 8) -> list:
-        """decode() over a list of token lists."""
-        return [self.decode(tokens, errors=errors) for tokens in batch]
+        """decode() over a list of token lists: the bytes on `num_threads`
+        native threads (GIL released once), then decoded with `errors`."""
+        return [data.decode("utf-8", errors=errors)
+                for data in self.decode_bytes_batch(batch, num_threads=num_threads)]
 
     def decode_bytes_batch(self, batch, *, num_threads: int = 8) -> list:
-        """decode_bytes() over a list of token lists."""
-        return [self.decode_bytes(tokens) for tokens in batch]
+        """decode_bytes() over a list of token lists, on `num_threads` native
+        threads with the GIL released once."""
+        batch = list(batch)
+        try:
+            return self._tokenizer._native.decode_bytes_batch(batch, num_threads or default_threads())
+        except (KeyError, TypeError):  # an id that is no token: tiktoken's error, row by row
+            return [self.decode_bytes(tokens) for tokens in batch]
 
     # --- miscellaneous ------------------------------------------------
     def token_byte_values(self) -> list:
