@@ -57,3 +57,24 @@ def assert_same_encoding(expected, actual, text):
     e, a = fields(expected), fields(actual)
     for f in e:
         assert a[f] == e[f], f"field {f} differs for input {text[:120]!r}"
+
+
+def params_id(params):
+    """A test id for a dict of keyword arguments."""
+    return "-".join(f"{k}={v}" for k, v in params.items())
+
+
+def reference_or_refusal(ref, tok, *args, **kwargs):
+    """HF's encoding of args, or None when HF refuses them (a truncation
+    strategy that cannot cut the input short enough; HF may even panic):
+    then mtok must refuse them too."""
+    try:
+        return ref.encode(*args, **kwargs)
+    except BaseException as e:
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+    import mtok
+
+    with pytest.raises(mtok.EncodeError, match="Truncation error|stride"):
+        tok.encode(*args, return_encoding=True, **kwargs)
+    return None
