@@ -75,6 +75,8 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.RAW_INDEX"] = c::tag::kRawIndex;
     d["end_magic"] = nb::bytes(c::kEndMagic, sizeof(c::kEndMagic));
     d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;
+    d["tag.TRUNCATION"] = c::tag::kTruncation;
+    d["tag.PADDING"] = c::tag::kPadding;
     return d;
   });
 }

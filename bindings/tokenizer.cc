@@ -114,6 +114,35 @@ std::vector<std::vector<uint32_t>> EncodeBatchIds(const PyTokenizer& self, nb::h
   return out;
 }
 
+const char* SideName(mtok::Side s) { return s == mtok::Side::kLeft ? "left" : "right"; }
+
+// The file's truncation and padding as HF's `truncation` / `padding` dicts
+// (None when the file sets none).
+nb::object TruncationDict(const mtok::TruncationParams& t) {
+  if (!t.enabled) return nb::none();
+  static const char* kStrategies[] = {"longest_first", "only_first", "only_second"};
+  nb::dict d;
+  d["max_length"] = t.max_length;
+  d["stride"] = t.stride;
+  d["strategy"] = kStrategies[static_cast<int>(t.strategy)];
+  d["direction"] = SideName(t.direction);
+  return d;
+}
+
+nb::object PaddingDict(const mtok::EncodeDefaults& e) {
+  const mtok::PaddingParams& p = e.padding;
+  if (!p.enabled) return nb::none();
+  nb::dict d;
+  d["length"] = p.fixed ? nb::object(nb::int_(p.length)) : nb::none();
+  d["pad_to_multiple_of"] =
+      e.pad_to_multiple_of_set ? nb::object(nb::int_(p.pad_to_multiple_of)) : nb::none();
+  d["pad_id"] = p.pad_id;
+  d["pad_token"] = p.pad_token;
+  d["pad_type_id"] = p.pad_type_id;
+  d["direction"] = SideName(p.direction);
+  return d;
+}
+
 nb::dict Info(const PyTokenizer& self) {
   const mtok::TokenizerInfo& i = self.tok->info();
   nb::dict d;
@@ -125,6 +154,8 @@ nb::dict Info(const PyTokenizer& self) {
   d["bos_token"] = nb::str(i.bos_token.data(), i.bos_token.size());
   d["chat_json"] = nb::str(i.chat_json.data(), i.chat_json.size());
   d["flags"] = i.flags;
+  d["truncation"] = TruncationDict(i.encode_defaults.truncation);
+  d["padding"] = PaddingDict(i.encode_defaults);
   d["model_type"] = i.model_type;
   nb::list sections;
   for (const auto& s : i.sections) {
@@ -209,6 +240,24 @@ void bind_tokenizer(nb::module_& m) {
              return out;
            },
            nb::arg("batch"), nb::arg("skip_special_tokens"), nb::arg("threads"))
+      .def("decode_bytes_batch",
+           [](const PyTokenizer& self, const std::vector<std::vector<uint32_t>>& batch,
+              int threads) {
+             std::vector<std::string> out;
+             uint32_t bad = 0;
+             bool ok;
+             {
+               nb::gil_scoped_release release;
+               ok = self.tok->DecodeBytesBatch(batch, threads, &out, &bad);
+             }
+             if (!ok) throw nb::key_error(std::to_string(bad).c_str());
+             nb::list result;
+             for (const std::string& b : out) result.append(nb::bytes(b.data(), b.size()));
+             return result;
+           },
+           nb::arg("batch"), nb::arg("threads"),
+           "Raw bytes of many id lists (byte-level BPE), the GIL released once; KeyError for an "
+           "id that is no token.")
       .def("id_to_token",
            [](const PyTokenizer& self, uint32_t id) -> nb::object {
              std::string t;

@@ -32,6 +32,10 @@ class Tokenizer:
     Build one with :meth:`from_file` (any supported format, detected by
     content) or :meth:`from_bytes` (.mtok bytes). It can be shared by any
     number of threads and pickles as its .mtok bytes.
+
+    The truncation and padding a tokenizer.json switches on are stored in
+    the .mtok file and apply from load, as HF tokenizers applies them;
+    :meth:`no_truncation` / :meth:`no_padding` turn them off.
     """
 
     def __init__(self, native):
@@ -41,7 +45,8 @@ class Tokenizer:
         self._info = native.info()
         self._chat = None
         self._chat_meta = {}
-        self._settings = EncodeSettings()
+        # The source file's own truncation and padding apply, as in HF.
+        self._settings = EncodeSettings(self._info["truncation"], self._info["padding"])
 
     # --- construction -------------------------------------------------
     @classmethod
@@ -196,9 +201,14 @@ class Tokenizer:
         return self._native.decode([int(i) for i in ids], bool(skip_special_tokens))
 
     def decode_batch(self, batch, skip_special_tokens: bool = False, *, num_threads: int = None) -> list:
-        """Texts of many id lists, decoded on native threads."""
-        rows = [[int(i) for i in ids] for ids in batch]
-        return self._native.decode_batch(rows, bool(skip_special_tokens), num_threads or default_threads())
+        """Texts of many id lists, decoded on native threads with the GIL
+        released once."""
+        skip, threads = bool(skip_special_tokens), num_threads or default_threads()
+        rows = batch if isinstance(batch, list) else list(batch)
+        try:
+            return self._native.decode_batch(rows, skip, threads)
+        except TypeError:  # ids that are not Python ints (numpy integers, ...)
+            return self._native.decode_batch([[int(i) for i in ids] for ids in rows], skip, threads)
 
     # --- vocabulary ---------------------------------------------------
     def token_to_id(self, token: str):

@@ -19,15 +19,17 @@ EDGE_CASES = ["", " ", "Hello world", "  leading and trailing  ", "émoji 👋�
 @functools.lru_cache(maxsize=None)
 def pair(name):
     """(HF tokenizer, mtok tokenizer) for a corpus tokenizer.json, with the
-    file's own truncation and padding switched off on the reference."""
+    file's own truncation and padding switched off on both."""
     tokenizers = pytest.importorskip("tokenizers")
     import mtok
 
     path = corpus.file_path("tokenizers", name, "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return ref, mtok.Tokenizer.from_file(path)
+    tok = mtok.Tokenizer.from_file(path)
+    for t in (ref, tok):
+        t.no_truncation()
+        t.no_padding()
+    return ref, tok
 
 
 @functools.lru_cache(maxsize=None)
@@ -55,3 +57,24 @@ def assert_same_encoding(expected, actual, text):
     e, a = fields(expected), fields(actual)
     for f in e:
         assert a[f] == e[f], f"field {f} differs for input {text[:120]!r}"
+
+
+def params_id(params):
+    """A test id for a dict of keyword arguments."""
+    return "-".join(f"{k}={v}" for k, v in params.items())
+
+
+def reference_or_refusal(ref, tok, *args, **kwargs):
+    """HF's encoding of args, or None when HF refuses them (a truncation
+    strategy that cannot cut the input short enough; HF may even panic):
+    then mtok must refuse them too."""
+    try:
+        return ref.encode(*args, **kwargs)
+    except BaseException as e:
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+    import mtok
+
+    with pytest.raises(mtok.EncodeError, match="Truncation error|stride"):
+        tok.encode(*args, return_encoding=True, **kwargs)
+    return None

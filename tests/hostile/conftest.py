@@ -25,5 +25,7 @@ def gpt2_pair():
     tokenizers = pytest.importorskip("tokenizers")
     path = corpus.file_path("tokenizers", "gpt2", "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    return ref, mtok.Tokenizer.from_file(path)
+    tok = mtok.Tokenizer.from_file(path)
+    for t in (ref, tok):
+        t.no_truncation()
+    return ref, tok

@@ -27,9 +27,11 @@ TEXT = st.text(
 def hf_pair(name):
     path = corpus.file_path("tokenizers", name, "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return ref, mtok.Tokenizer.from_file(path)
+    tok = mtok.Tokenizer.from_file(path)
+    for t in (ref, tok):
+        t.no_truncation()
+        t.no_padding()
+    return ref, tok
 
 
 @functools.lru_cache(maxsize=None)

@@ -19,9 +19,11 @@ NAMES = ["gpt2", "llama3", "qwen3", "gpt-4o-o200k-hf", "xlm-roberta", "t5-small"
 def pair(request):
     path = corpus.file_path("tokenizers", request.param, "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
-    ref.no_truncation()
-    ref.no_padding()
-    return request.param, ref, mtok.Tokenizer.from_file(path)
+    ours = mtok.Tokenizer.from_file(path)
+    for t in (ref, ours):
+        t.no_truncation()  # the file's own settings; tests/api/test_file_defaults.py covers them
+        t.no_padding()
+    return request.param, ref, ours
 
 
 @pytest.mark.parametrize("add_special", [True, False])

@@ -22,11 +22,20 @@ struct SectionInfo {
   uint64_t offset = 0, size = 0;
 };
 
+// Truncation and padding the source file switches on (tokenizer.json's
+// "truncation" / "padding"); a caller applies them by default, as HF does.
+struct EncodeDefaults {
+  TruncationParams truncation;      // enabled = the file sets it
+  PaddingParams padding;            // enabled = the file sets it
+  bool pad_to_multiple_of_set = false;  // HF keeps Some(0) apart from None
+};
+
 struct TokenizerInfo {
   std::vector<uint32_t> special_ids, stop_ids, prefix_ids;
   std::string_view chat_template, eos_token, bos_token;
   std::string_view chat_json;  // extension TMPL: named templates and special token texts (JSON)
   uint8_t flags = 0;
+  EncodeDefaults encode_defaults;
   std::string model_type;
   std::vector<SectionInfo> sections;
 };
@@ -71,6 +80,14 @@ class Tokenizer {
   std::string Decode(const uint32_t* ids, size_t n, bool skip_special_tokens) const;
   std::vector<std::string> DecodeBatch(const std::vector<std::vector<uint32_t>>& batch,
                                        bool skip_special_tokens, int threads) const;
+  // tiktoken's decode_bytes for byte-level BPE: the bytes each token stands
+  // for (added tokens as their text), with no UTF-8 step. False when an id
+  // is no token; *bad is then that id.
+  bool DecodeBytes(const uint32_t* ids, size_t n, std::string* out, uint32_t* bad) const;
+  // The same for many id lists on up to `threads` pool threads; false with
+  // *bad = the unknown id of the first failing row.
+  bool DecodeBytesBatch(const std::vector<std::vector<uint32_t>>& batch, int threads,
+                        std::vector<std::string>* out, uint32_t* bad) const;
   // Special tokens the post-processor adds to a single / pair input.
   size_t NumSpecialTokensToAdd(bool pair) const;
 

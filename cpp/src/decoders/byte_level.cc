@@ -3,6 +3,22 @@
 #include "decoders/decoders.h"
 
 namespace mtok {
+
+void AppendByteLevelBytes(std::string_view token, std::string* out) {
+  const size_t start = out->size();
+  for (size_t i = 0; i < token.size();) {
+    int len;
+    int b = byte_level::CharToByte(utf8::decode(token, i, &len));
+    if (b < 0) {
+      out->resize(start);
+      out->append(token);
+      return;
+    }
+    out->push_back(static_cast<char>(b));
+    i += len;
+  }
+}
+
 namespace {
 
 // HF ByteLevel decoder: each token's characters map back to bytes (a token
@@ -12,20 +28,7 @@ class ByteLevelDecoder : public Decoder {
  public:
   void Decode(std::vector<std::string>* tokens) const override {
     std::string bytes;
-    std::string mapped;
-    for (const std::string& t : *tokens) {
-      mapped.clear();
-      bool ok = true;
-      for (size_t i = 0; i < t.size();) {
-        int len;
-        char32_t c = utf8::decode(t, i, &len);
-        int b = byte_level::CharToByte(c);
-        if (b < 0) { ok = false; break; }
-        mapped.push_back(static_cast<char>(b));
-        i += len;
-      }
-      bytes += ok ? mapped : t;
-    }
+    for (const std::string& t : *tokens) AppendByteLevelBytes(t, &bytes);
     tokens->assign(1, utf8::DecodeLossy(bytes));
   }
 };

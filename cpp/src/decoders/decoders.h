@@ -14,6 +14,10 @@ using DecoderPtr = std::unique_ptr<Decoder>;
 
 DecoderPtr MakeSequenceDecoder(std::vector<DecoderPtr> parts);
 DecoderPtr MakeByteLevelDecoder();
+// Appends the bytes a byte-level token stands for (each character mapped
+// back to its byte); a token with a character outside the alphabet is
+// appended as its own UTF-8, as HF's ByteLevel decoder does.
+void AppendByteLevelBytes(std::string_view token, std::string* out);
 DecoderPtr MakeByteFallbackDecoder();
 DecoderPtr MakeFuseDecoder();
 DecoderPtr MakeReplaceDecoder(std::string pattern, std::string content);

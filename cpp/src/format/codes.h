@@ -88,6 +88,8 @@ constexpr bool IsAccel(uint32_t t) {
          t == kUnigramTrie;
 }
 constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets
+constexpr uint32_t kTruncation = Tag("TRUN");    // truncation applied by default (tokenizer.json)
+constexpr uint32_t kPadding = Tag("PADS");       // padding applied by default (tokenizer.json)
 }  // namespace tag
 
 }  // namespace mtok::codes

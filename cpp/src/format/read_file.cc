@@ -206,6 +206,7 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
                                          " is neither in the vocab nor an added token");
   }
   if (trailer.has_post) f->post = std::move(trailer.post);
+  f->info.encode_defaults = std::move(trailer.encode_defaults);
   if (trailer.trim_offsets) f->post.SetTrimOffsets(trailer.trim_add_prefix_space);
 
   std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());

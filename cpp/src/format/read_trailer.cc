@@ -55,15 +55,72 @@ Status ReadPost(ByteReader& r, Trailer* out) {
   MTOK_RETURN_IF_ERROR(r.U8(&type));
   if (type == codes::post::kNone || type == codes::post::kByteLevel) {
     out->post = PostProcessor();
-  } else if (type == codes::post::kTemplate) {
+  } else if (type == codes::post::kTemplate || type == codes::post::kBert ||
+             type == codes::post::kRoberta) {
     std::vector<TemplateItem> single, pair;
     MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &single, &out->post_ids));
     MTOK_RETURN_IF_ERROR(ReadTemplateItems(r, &pair, &out->post_ids));
     out->post = PostProcessor(std::move(single), std::move(pair));
+    if (type != codes::post::kTemplate) out->post.SetOverflowTypeIds();
   } else {
     return r.ErrorAt(at, "unknown post-processor type " + std::to_string(type));
   }
   out->has_post = true;
+  return Status::Ok();
+}
+
+// TRUN: [u64 max_length][u64 stride][u8 strategy][u8 direction]
+Status ReadTruncation(ByteReader& r, TruncationParams* t) {
+  uint64_t max_length, stride;
+  uint8_t strategy, direction;
+  MTOK_RETURN_IF_ERROR(r.U64(&max_length));
+  MTOK_RETURN_IF_ERROR(r.U64(&stride));
+  MTOK_RETURN_IF_ERROR(r.U8(&strategy));
+  if (strategy > 2)
+    return r.ErrorAt(r.pos() - 1, "unknown truncation strategy " + std::to_string(strategy));
+  MTOK_RETURN_IF_ERROR(r.U8(&direction));
+  if (direction > 1)
+    return r.ErrorAt(r.pos() - 1, "unknown truncation direction " + std::to_string(direction));
+  t->enabled = true;
+  t->max_length = max_length;
+  t->stride = stride;
+  t->strategy = static_cast<TruncationParams::Strategy>(strategy);
+  t->direction = static_cast<Side>(direction);
+  return Status::Ok();
+}
+
+// PADS: [u8 direction][u8 flags][u64 length][u64 pad_to_multiple_of]
+//       [u32 pad_id][u32 pad_type_id][str pad_token]
+Status ReadPadding(ByteReader& r, EncodeDefaults* d) {
+  constexpr uint8_t kFixed = 1, kMultiple = 2;
+  uint8_t direction, flags;
+  uint64_t length, multiple;
+  MTOK_RETURN_IF_ERROR(r.U8(&direction));
+  if (direction > 1)
+    return r.ErrorAt(r.pos() - 1, "unknown padding direction " + std::to_string(direction));
+  MTOK_RETURN_IF_ERROR(r.U8(&flags));
+  if (flags & ~(kFixed | kMultiple))
+    return r.ErrorAt(r.pos() - 1, "unknown padding flags " + std::to_string(flags));
+  MTOK_RETURN_IF_ERROR(r.U64(&length));
+  if (!(flags & kFixed) && length != 0)
+    return r.ErrorAt(r.pos() - 8, "padding length " + std::to_string(length) +
+                                      " without the fixed-length flag");
+  MTOK_RETURN_IF_ERROR(r.U64(&multiple));
+  if (!(flags & kMultiple) && multiple != 0)
+    return r.ErrorAt(r.pos() - 8,
+                     "pad_to_multiple_of " + std::to_string(multiple) + " without its flag");
+  PaddingParams& p = d->padding;
+  MTOK_RETURN_IF_ERROR(r.U32(&p.pad_id));
+  MTOK_RETURN_IF_ERROR(r.U32(&p.pad_type_id));
+  std::string_view token;
+  MTOK_RETURN_IF_ERROR(ReadUtf8(r, &token, "pad_token"));
+  p.enabled = true;
+  p.direction = static_cast<Side>(direction);
+  p.fixed = flags & kFixed;
+  p.length = length;
+  p.pad_to_multiple_of = multiple;
+  p.pad_token.assign(token);
+  d->pad_to_multiple_of_set = flags & kMultiple;
   return Status::Ok();
 }
 
@@ -158,6 +215,10 @@ Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_coun
       MTOK_RETURN_IF_ERROR(s.U8(&add_prefix_space));
       out->trim_offsets = true;
       out->trim_add_prefix_space = add_prefix_space != 0;
+    } else if (e.tag == codes::tag::kTruncation) {
+      MTOK_RETURN_IF_ERROR(ReadTruncation(s, &out->encode_defaults.truncation));
+    } else if (e.tag == codes::tag::kPadding) {
+      MTOK_RETURN_IF_ERROR(ReadPadding(s, &out->encode_defaults));
     } else if (e.tag == codes::tag::kTemplates) {
       f->info.chat_json =
           std::string_view(reinterpret_cast<const char*>(r.data() + e.offset), e.size);

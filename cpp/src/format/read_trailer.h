@@ -24,12 +24,14 @@ struct Trailer {
   bool has_post = false;
   std::vector<std::pair<size_t, uint32_t>> post_ids;  // (file offset, id) of each special id in POST
   bool trim_offsets = false, trim_add_prefix_space = false;  // OFFS
+  EncodeDefaults encode_defaults;                             // TRUN, PADS
 };
 
 // Finds the trailer through the end-of-file locator and checks its table.
 // A file without a locator has no trailer (out->begin = file size).
 Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out);
-// Reads the sections that describe the tokenizer (ATFL, POST, OFFS, TMPL);
+// Reads the sections that describe the tokenizer (ATFL, POST, OFFS, TMPL,
+// TRUN, PADS);
 // acceleration sections are read by the model readers.
 Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_count, Trailer* out);
 

@@ -6,12 +6,15 @@ namespace mtok {
 namespace {
 
 // Marks e (and its overflowing pieces) as sequence i and gives e one type
-// id. As in HF, the overflowing pieces keep the type id they were made with.
-void AsSequence(Encoding* e, int i, uint32_t type_id) {
+// id. HF's TemplateProcessing leaves the overflowing pieces the type id they
+// were made with; its Bert and Roberta processors rebuild them with their
+// own (`overflow_too`).
+void AsSequence(Encoding* e, int i, uint32_t type_id, bool overflow_too) {
   e->type_ids.assign(e->size(), type_id);
   e->sequences[i] = {true, 0, static_cast<uint32_t>(e->size())};
   for (Encoding& o : e->overflowing) {
     o.sequences[i] = {true, 0, static_cast<uint32_t>(o.size())};
+    if (overflow_too) o.type_ids.assign(o.size(), type_id);
   }
 }
 
@@ -70,7 +73,7 @@ void PostProcessor::Process(const Encoding& a, const Encoding* b, bool add_speci
   }
   if (!active_) {
     for (int i = 0; i < (b ? 2 : 1); ++i) {
-      AsSequence(&seqs[i], i, static_cast<uint32_t>(i));
+      AsSequence(&seqs[i], i, static_cast<uint32_t>(i), false);
       MergeWith(out, seqs[i]);
     }
     return;
@@ -90,7 +93,7 @@ void PostProcessor::Process(const Encoding& a, const Encoding* b, bool add_speci
     const int i = it.kind == TemplateItem::kSequenceA ? 0 : 1;
     if (i == 1 && !b) continue;
     Encoding seq = seqs[i];
-    AsSequence(&seq, i, it.type_id);
+    AsSequence(&seq, i, it.type_id, overflow_type_ids_ && add_special);
     MergeWith(out, seq);
   }
 }

@@ -32,6 +32,9 @@ class PostProcessor {
     trim_offsets_ = true;
     trim_add_prefix_space_ = add_prefix_space;
   }
+  // HF's Bert and Roberta processors (not TemplateProcessing): when special
+  // tokens are added, overflowing pieces take the template's type ids too.
+  void SetOverflowTypeIds() { overflow_type_ids_ = true; }
   // Fills the token strings of the template's special tokens.
   template <typename TokenOf>
   void ResolveTokens(TokenOf token_of) {
@@ -53,6 +56,7 @@ class PostProcessor {
  private:
   std::vector<TemplateItem> single_, pair_;
   bool active_ = false;
+  bool overflow_type_ids_ = false;
   bool trim_offsets_ = false, trim_add_prefix_space_ = false;
 };
 

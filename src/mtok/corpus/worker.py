@@ -38,6 +38,18 @@ def tokenizer_from_bytes(data: bytes):
     return tok
 
 
+def _whole_documents(tok):
+    """`tok`, or a shallow copy of it with truncation and padding off (as a
+    tokenizer.json may set them): a shard holds whole documents."""
+    if tok.truncation is None and tok.padding is None:
+        return tok
+    plain = object.__new__(type(tok))
+    plain.__dict__.update(tok.__dict__)  # settings are immutable: sharing them is safe
+    plain.no_truncation()
+    plain.no_padding()
+    return plain
+
+
 def _encode(tok, ctx, texts, threads):
     add = ctx.options.add_special_tokens
     # One text encodes without thread start-up; the ids are the same.
@@ -54,6 +66,7 @@ def _encode(tok, ctx, texts, threads):
 def run_shard(shard, ctx: JobContext, tok, num_threads: int = 1, progress=None) -> dict:
     """Tokenizes `shard`, commits its files and marker, and returns the
     marker's content. `progress(nbytes, ntokens)` is called per batch."""
+    tok = _whole_documents(tok)
     log = RecordLog(ctx.options.on_error)
     writer = ShardWriter(ctx.out_dir, shard.name, ctx.dtype)
     reported = 0  # input bytes already passed to `progress`

@@ -84,3 +84,5 @@ class Tag:
     RAW_INDEX = tag("BHSH")
     UNIGRAM_TRIE = tag("UTRI")
     OFFSET_TRIM = tag("OFFS")
+    TRUNCATION = tag("TRUN")
+    PADDING = tag("PADS")

@@ -67,6 +67,17 @@ def template_of(spec):
     raise FormatError(f"post-processor type {kind!r} is not supported by mtok")
 
 
+def post_type_of(spec) -> int:
+    """POST type of the processor that adds tokens: HF's Bert and Roberta
+    processors are written as templates, but keep their own type for the
+    type ids of overflowing pieces (docs/format.md, POST)."""
+    kind = spec.get("type") if spec else None
+    if kind == "Sequence":
+        found = [t for t in (post_type_of(p) for p in spec.get("processors", [])) if t != Post.TEMPLATE]
+        return found[0] if found else Post.TEMPLATE
+    return {"BertProcessing": Post.BERT, "RobertaProcessing": Post.ROBERTA}.get(kind, Post.TEMPLATE)
+
+
 def offset_trim_of(spec):
     """add_prefix_space of the processor that trims offsets (HF ByteLevel or
     Roberta with trim_offsets), or None when offsets are not trimmed."""
@@ -83,12 +94,12 @@ def offset_trim_of(spec):
     return None
 
 
-def write_post_section(w: ByteWriter, template) -> None:
+def write_post_section(w: ByteWriter, template, post_type: int = Post.TEMPLATE) -> None:
     """Payload of the POST extension section."""
     if template is None:
         w.u8(Post.NONE)
         return
-    w.u8(Post.TEMPLATE)
+    w.u8(post_type)
     for seq in template:
         w.u16(len(seq))
         for kind, ids, type_id in seq:

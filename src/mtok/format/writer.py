@@ -12,9 +12,11 @@ from ..errors import FormatError
 from .binary import ByteWriter
 from .codes import END_MAGIC, EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
 from .decoders import write_decoder
+from .encode_defaults import encode_default_sections
 from .models import write_model
 from .normalizers import write_normalizer
-from .post import offset_trim_of, prefix_ids, template_of, write_mnn_program, write_post_section
+from .post import (offset_trim_of, post_type_of, prefix_ids, template_of, write_mnn_program,
+                   write_post_section)
 from .pre_tokenizers import write_pre_tokenizer
 
 
@@ -109,11 +111,12 @@ def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
                   for t in tokens)
     sections.append((Tag.ADDED_FLAGS, 1, len(tokens).to_bytes(4, "little") + flags))
     post = ByteWriter()
-    write_post_section(post, template)
+    write_post_section(post, template, post_type_of(spec.get("post_processor")))
     sections.append((Tag.POST, 1, post.getvalue()))
     trim = offset_trim_of(spec.get("post_processor"))
     if trim is not None:
         sections.append((Tag.OFFSET_TRIM, 0, bytes([trim])))
+    sections += encode_default_sections(spec)
     chat = {k: extra[k] for k in ("named_templates", "special_tokens_map") if extra.get(k)}
     if chat:
         sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))

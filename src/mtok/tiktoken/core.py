@@ -7,6 +7,7 @@ import re
 from ..tokenizer import Tokenizer, default_threads
 from ..text import clean_surrogates
 from .byte_pair import byte_pair_encode
+from .unstable import encode_with_unstable, last_piece_length
 
 # Native added-token modes: match none of them, or only the allowed ids.
 _ORDINARY, _ALLOWED = 1, 2
@@ -94,6 +95,18 @@ class Encoding:
                 _check_disallowed(pattern, t)
         return self._native_batch(texts, _ALLOWED, self._allowed_ids(allowed), num_threads)
 
+    def encode_with_unstable(self, text: str, *, allowed_special=frozenset(),
+                             disallowed_special="all", num_threads: int = 8) -> tuple:
+        """(stable_tokens, completions), as tiktoken: `stable_tokens` encode a
+        prefix of `text` that appended text cannot change; each completion
+        is a token list that may follow them once text is appended (their
+        bytes start with the rest of `text`). Completions are distinct, in no
+        set order (tiktoken's come from a hash set). Special tokens are
+        handled as in :meth:`encode`; the re-tokenizing runs on `num_threads`
+        native threads."""
+        _, ids = self._special_mode(text, allowed_special, disallowed_special)
+        return encode_with_unstable(self, text, ids, num_threads or default_threads())
+
     def encode_single_token(self, text_or_bytes) -> int:
         """The token whose bytes are exactly `text_or_bytes` (special tokens
         included); KeyError when there is none."""
@@ -145,12 +158,19 @@ class Encoding:
         return b"".join(parts).decode("utf-8", errors="strict"), offsets
 
     def decode_batch(self, batch, *, errors: str = "replace", num_threads: int = 8) -> list:
-        """decode() over a list of token lists."""
-        return [self.decode(tokens, errors=errors) for tokens in batch]
+        """decode() over a list of token lists: the bytes on `num_threads`
+        native threads (GIL released once), then decoded with `errors`."""
+        return [data.decode("utf-8", errors=errors)
+                for data in self.decode_bytes_batch(batch, num_threads=num_threads)]
 
     def decode_bytes_batch(self, batch, *, num_threads: int = 8) -> list:
-        """decode_bytes() over a list of token lists."""
-        return [self.decode_bytes(tokens) for tokens in batch]
+        """decode_bytes() over a list of token lists, on `num_threads` native
+        threads with the GIL released once."""
+        batch = list(batch)
+        try:
+            return self._tokenizer._native.decode_bytes_batch(batch, num_threads or default_threads())
+        except (KeyError, TypeError):  # an id that is no token: tiktoken's error, row by row
+            return [self.decode_bytes(tokens) for tokens in batch]
 
     # --- miscellaneous ------------------------------------------------
     def token_byte_values(self) -> list:
@@ -198,13 +218,8 @@ class Encoding:
         except UnicodeDecodeError as e:
             valid, rest = text[:e.start], text[e.start:]
         enc = self._tokenizer._native.encode_full(valid.decode("utf-8"), None, False, None, True, _ORDINARY, [])
-        tokens, words = enc.ids, enc.word_ids
-        last = 0
-        while last < len(tokens) and words[-1 - last] == words[-1]:
-            last += 1
-        if last and self._all_space(tokens[-last]):
-            while last < len(tokens) and self._all_space(tokens[-last - 1]):
-                last += 1
+        tokens = list(enc.ids)
+        last = last_piece_length(tokens, enc.word_ids, (), self._all_space)
         unstable = self.decode_bytes(tokens[len(tokens) - last:]) + rest
         tokens = tokens[:len(tokens) - last]
         if unstable:
@@ -281,6 +296,11 @@ class Encoding:
         for text, i in self._special_tokens.items():
             table[i] = text.encode("utf-8")
         return table
+
+    @functools.cached_property
+    def _sorted_token_bytes(self) -> list:
+        """The bytes of every mergeable token, sorted (for prefix search)."""
+        return sorted(self._mergeable_ranks)
 
     @functools.cached_property
     def _byte_token_ids(self) -> dict:
