@@ -79,7 +79,7 @@ void ByteLevelRoute::EncodePiece(std::string_view piece, PieceCache& cache,
   cache.Put(piece, h, ids->data() + before, ids->size() - before);
 }
 
-void ByteLevelRoute::Encode(std::string_view s, std::vector<uint32_t>* ids) const {
+void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   thread_local std::vector<std::pair<size_t, size_t>> matches;
   PieceCache& cache = CacheFor(serial_);
   matches.clear();

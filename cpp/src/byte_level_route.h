@@ -7,19 +7,18 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline.h"
+#include "ids_route.h"
 
 namespace mtok {
 
 class PieceCache;
 
-class ByteLevelRoute {
+class ByteLevelRoute : public IdsRoute {
  public:
   // Null when the pipeline is not of that shape.
   static std::unique_ptr<ByteLevelRoute> Make(const PreTokenizer* pre, const Model& model);
 
-  // Appends the ids of one normalized segment (text between added tokens).
-  void Encode(std::string_view segment, std::vector<uint32_t>* ids) const;
+  void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
 
  private:
   ByteLevelRoute();

@@ -11,8 +11,10 @@ Piece SubPiece(const Piece& p, size_t b, size_t e) {
   return s;
 }
 
-void Model::AppendIds(const Piece& p, std::vector<uint32_t>* ids) const {
+void Model::AppendIds(std::string_view text, std::vector<uint32_t>* ids) const {
+  thread_local Piece p;
   thread_local std::vector<Token> tokens;
+  p.text.assign(text);
   tokens.clear();
   Tokenize(p, &tokens);
   for (const Token& t : tokens) ids->push_back(t.id);

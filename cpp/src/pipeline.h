@@ -75,13 +75,16 @@ class Normalizer {
 // What a pre-tokenizer stage is, for the fast paths that recognise whole
 // pipelines (see byte_level_route.h). Only the shapes they need are named.
 struct PreTokenizerStage {
-  enum Kind : uint8_t { kOther, kSplit, kByteLevel } kind = kOther;
+  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit } kind = kOther;
   const Regex* regex = nullptr;  // kSplit with a regex pattern
   const Scanner* scanner = nullptr;  // the same pattern's hand-written scanner, if any
   uint8_t behavior = 0;          // kSplit: a SplitBehavior
   bool invert = false;           // kSplit
   bool add_prefix_space = false; // kByteLevel
   bool use_regex = false;        // kByteLevel
+  char32_t replacement = 0;      // kMetaspace
+  uint8_t prepend_scheme = 0;    // kMetaspace: a PrependScheme
+  bool split = false;            // kMetaspace
 };
 
 class PreTokenizer {
@@ -99,9 +102,9 @@ class Model {
  public:
   virtual ~Model() = default;
   virtual void Tokenize(const Piece& p, std::vector<Token>* out) const = 0;
-  // Appends the ids of p (Tokenize without offsets); models override it
-  // when they can skip building tokens.
-  virtual void AppendIds(const Piece& p, std::vector<uint32_t>* ids) const;
+  // Appends the ids of `text` (Tokenize without offsets); models override
+  // it when they can skip building tokens.
+  virtual void AppendIds(std::string_view text, std::vector<uint32_t>* ids) const;
   virtual std::string_view IdToToken(uint32_t id) const = 0;  // empty when unknown
   virtual bool TokenToId(std::string_view token, uint32_t* id) const = 0;
   virtual uint32_t VocabSize() const = 0;  // number of entries in the model vocab

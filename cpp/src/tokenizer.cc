@@ -50,7 +50,7 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
   if (f.route && !opt.details) {
     for (const Piece& p : pieces) {
       if (p.added_id >= 0) seq->ids.push_back(static_cast<uint32_t>(p.added_id));
-      else f.route->Encode(p.text, &seq->ids);
+      else f.route->Encode(p.text, p.at_input_start, &seq->ids);
     }
   } else {
     if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
@@ -68,7 +68,7 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
         f.model->Tokenize(p, &tokens);
         AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
       } else {
-        f.model->AppendIds(p, &seq->ids);
+        f.model->AppendIds(p.text, &seq->ids);
       }
       ++word;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "common/utf8.h"
 
@@ -26,11 +27,31 @@ struct Props {
   InCB incb;
 };
 
-Props PropsOf(char32_t cp) {
+uint8_t SearchRuns(char32_t cp) {
   const GraphemeRun* end = kGraphemeRuns + sizeof(kGraphemeRuns) / sizeof(kGraphemeRuns[0]);
   const GraphemeRun* it =
       std::upper_bound(kGraphemeRuns, end, cp, [](char32_t c, const GraphemeRun& r) { return c < r.start; });
-  uint8_t v = (it - 1)->value;
+  return (it - 1)->value;
+}
+
+// The properties byte of every BMP code point (64 KB, built on first use):
+// clustering runs per character, a binary search each time would dominate.
+const uint8_t* BmpProps() {
+  static const std::vector<uint8_t> table = [] {
+    std::vector<uint8_t> t(0x10000);
+    const size_t n = sizeof(kGraphemeRuns) / sizeof(kGraphemeRuns[0]);
+    for (size_t i = 0; i < n && kGraphemeRuns[i].start < 0x10000; ++i) {
+      const char32_t end = i + 1 < n ? std::min<char32_t>(kGraphemeRuns[i + 1].start, 0x10000) : 0x10000;
+      std::fill(t.begin() + kGraphemeRuns[i].start, t.begin() + end, kGraphemeRuns[i].value);
+    }
+    return t;
+  }();
+  return table.data();
+}
+
+Props PropsOf(char32_t cp) {
+  static const uint8_t* bmp = BmpProps();
+  const uint8_t v = cp < 0x10000 ? bmp[cp] : SearchRuns(cp);
   return Props{static_cast<Gcb>(v & 15), (v & 16) != 0, static_cast<InCB>((v >> 5) & 3)};
 }
 

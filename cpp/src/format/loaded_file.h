@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "added_tokens/added_tokens.h"
-#include "byte_level_route.h"
+#include "ids_route.h"
 #include "decoders/decoders.h"
 #include "format/byte_reader.h"
 #include "mtok/tokenizer.h"
@@ -24,7 +24,7 @@ struct LoadedFile {
   DecoderPtr decoder;            // null: tokens are joined with spaces
   std::unique_ptr<AddedVocabulary> added;
   PostProcessor post;
-  std::unique_ptr<ByteLevelRoute> route;  // fast path for ids, when the pipeline allows
+  std::unique_ptr<IdsRoute> route;  // fast path for ids, when the pipeline allows
 };
 
 // Parses and validates the whole file. Never reads outside `bytes`.

@@ -211,7 +211,7 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
 
   std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());
   f->added = std::make_unique<AddedVocabulary>(std::move(added), std::move(forms));
-  f->route = ByteLevelRoute::Make(f->pre_tokenizer.get(), *f->model);
+  f->route = MakeIdsRoute(f->pre_tokenizer.get(), *f->model);
   return Status::Ok();
 }
 

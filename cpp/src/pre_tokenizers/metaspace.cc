@@ -44,6 +44,15 @@ class MetaspacePreTokenizer : public PreTokenizer {
     });
   }
 
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    PreTokenizerStage s;
+    s.kind = PreTokenizerStage::kMetaspace;
+    s.replacement = replacement_;
+    s.prepend_scheme = static_cast<uint8_t>(scheme_);
+    s.split = split_;
+    out->push_back(s);
+  }
+
  private:
   char32_t replacement_;
   std::string rep_;

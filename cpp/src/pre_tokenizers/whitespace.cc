@@ -15,6 +15,11 @@ class WhitespaceSplitPreTokenizer : public PreTokenizer {
       SplitPiece(p, matches, SplitBehavior::kRemoved, false, out);
     });
   }
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    PreTokenizerStage s;
+    s.kind = PreTokenizerStage::kWhitespaceSplit;
+    out->push_back(s);
+  }
 };
 
 // HF Whitespace: keeps the matches of `\w+|[^\w\s]+` (an Oniguruma regex,

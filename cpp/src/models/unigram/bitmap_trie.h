@@ -56,7 +56,7 @@ class BitmapTrie {
   // shortest first. A child index beyond the array (a corrupt file) ends
   // the walk like a missing child.
   template <typename Fn>
-  void ForEachPrefix(const uint8_t* s, size_t n, Fn&& fn) const {
+  __attribute__((always_inline)) void ForEachPrefix(const uint8_t* s, size_t n, Fn&& fn) const {
     if (n_ == 0) return;
     const TrieNode* node = nodes_;
     size_t p = 0;

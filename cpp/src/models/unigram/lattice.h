@@ -10,6 +10,10 @@
 #include "common/utf8.h"
 #include "models/unigram/bitmap_trie.h"
 
+// Inlined into each caller so that a caller built for POPCNT counts bits
+// with that instruction.
+#define MTOK_ALWAYS_INLINE __attribute__((always_inline))
+
 namespace mtok {
 
 struct LatticeBest {
@@ -40,7 +44,7 @@ inline void Offer(LatticeBest* target, double cand, size_t start, uint32_t id, b
 }  // namespace lattice_detail
 
 // HF's encode_optimized: scores summed in double.
-inline void ViterbiHf(const BitmapTrie& trie, const uint8_t* s, size_t n, const LatticeParams& p,
+MTOK_ALWAYS_INLINE inline void ViterbiHf(const BitmapTrie& trie, const uint8_t* s, size_t n, const LatticeParams& p,
                       LatticeBest* best) {
   using namespace lattice_detail;
   for (size_t start = 0; start < n;) {
@@ -62,7 +66,7 @@ inline void ViterbiHf(const BitmapTrie& trie, const uint8_t* s, size_t n, const 
 // rebased by subtracting it, which keeps float precision on long inputs
 // and so decides near-ties. A user-defined piece scores
 // float((bytes - 1) * 0.1).
-inline void ViterbiSentencePiece(const BitmapTrie& trie, const uint8_t* s, size_t n,
+MTOK_ALWAYS_INLINE inline void ViterbiSentencePiece(const BitmapTrie& trie, const uint8_t* s, size_t n,
                                  const LatticeParams& p, LatticeBest* best) {
   using namespace lattice_detail;
   constexpr float kRebaseAt = 1e5f;

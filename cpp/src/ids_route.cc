@@ -1,0 +1,16 @@
+#include "ids_route.h"
+
+#include "byte_level_route.h"
+#include "metaspace_route.h"
+
+namespace mtok {
+
+std::unique_ptr<IdsRoute> MakeIdsRoute(const PreTokenizer* pre, const Model& model) {
+  if (pre == nullptr) return nullptr;
+  if (auto r = ByteLevelRoute::Make(pre, model)) return r;
+  std::vector<PreTokenizerStage> stages;
+  pre->Describe(&stages);
+  return MetaspaceRoute::Make(stages, model);
+}
+
+}  // namespace mtok

@@ -1,0 +1,25 @@
+// A fast path for ids-only encoding: pre-tokenization and the model fused
+// for one pipeline shape, skipping the general path's piece objects. Each
+// route gives exactly the general path's ids.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "pipeline.h"
+
+namespace mtok {
+
+class IdsRoute {
+ public:
+  virtual ~IdsRoute() = default;
+  // Appends the ids of one normalized segment (text between added tokens);
+  // `at_input_start`: the segment starts at offset 0 of the input.
+  virtual void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const = 0;
+};
+
+// The route for this pre-tokenizer and model, or null for the general path.
+std::unique_ptr<IdsRoute> MakeIdsRoute(const PreTokenizer* pre, const Model& model);
+
+}  // namespace mtok
