@@ -6,11 +6,9 @@ import time
 
 
 def run(spec, docs, *, rounds: int = 5, threads=(1, 2), log=print) -> list:
-    from .peers import ids_digest
+    from .peers import ids_digest, load_mtok
 
-    import mtok
-
-    tok = mtok.Tokenizer.from_file(spec.mtok)
+    tok = load_mtok(spec.mtok)
     nbytes = sum(len(d.encode("utf-8")) for d in docs)
     log(f"  {spec.name} batch: {len(docs)} documents, {nbytes / 1e6:.2f} MB, threads {threads}")
     sequential = ids_digest([i for d in docs for i in tok.encode(d, add_special_tokens=False)])

@@ -68,10 +68,19 @@ class Mtok(Peer):
 
     def load_file(self, spec):
         """The exported .mtok, memory-mapped: what the load table times."""
-        import mtok
-
-        tok = mtok.Tokenizer.from_file(spec.mtok)
+        tok = load_mtok(spec.mtok)
         return lambda text: tok.encode(text, add_special_tokens=False)
+
+
+def load_mtok(path):
+    """mtok.Tokenizer with the file's default truncation and padding off:
+    every library encodes whole texts."""
+    import mtok
+
+    tok = mtok.Tokenizer.from_file(path)
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
 
 
 class Tiktoken(Peer):

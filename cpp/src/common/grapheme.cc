@@ -59,6 +59,16 @@ bool IsControlLike(Gcb g) { return g == kCR || g == kLF || g == kControl; }
 
 }  // namespace
 
+bool IsPlainClusterStart(char32_t cp) {
+  const Props p = PropsOf(cp);
+  return p.gcb == kOther && p.incb == kNoIncb;
+}
+
+bool JoinsPrevious(char32_t cp) {
+  const Gcb g = PropsOf(cp).gcb;
+  return g == kExtend || g == kZWJ || g == kSpacingMark;
+}
+
 size_t GraphemeLength(std::string_view text, size_t at) {
   int len;
   Props prev = PropsOf(utf8::decode(text, at, &len));

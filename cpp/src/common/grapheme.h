@@ -11,4 +11,11 @@ namespace mtok::unicode {
 // `text` (at < text.size()).
 size_t GraphemeLength(std::string_view text, size_t at);
 
+// A shortcut for callers that walk clusters: a cluster that starts with a
+// plain character (Grapheme_Cluster_Break Other, no Indic_Conjunct_Break)
+// ends after it unless the next character joins its predecessor (Extend,
+// ZWJ, SpacingMark).
+bool IsPlainClusterStart(char32_t cp);
+bool JoinsPrevious(char32_t cp);
+
 }  // namespace mtok::unicode

@@ -1,3 +1,6 @@
+#include <atomic>
+#include <memory>
+
 #include "common/grapheme.h"
 #include "common/utf8.h"
 #include "normalizers/normalizers.h"
@@ -41,6 +44,23 @@ class PrecompiledNormalizer : public Normalizer {
         if (ascii_has_[c]) rule(at, 1, ascii_rule_[c]);
         ++at;
         continue;
+      }
+      if (c >= 0x80) {
+        // A plain character without a rule, not joined by the next one.
+        int len;
+        const char32_t cp = utf8::decode(text, at, &len);
+        const size_t next = at + len;
+        if (LoneWithoutRule(cp)) {
+          if (next == n || static_cast<uint8_t>(text[next]) < 0x80) {
+            at = next;
+            continue;
+          }
+          int next_len;
+          if (!unicode::JoinsPrevious(utf8::decode(text, next, &next_len))) {
+            at = next;
+            continue;
+          }
+        }
       }
       const size_t glen = unicode::GraphemeLength(text, at);
       std::string_view rep;
@@ -114,6 +134,22 @@ class PrecompiledNormalizer : public Normalizer {
     TransformPiece(p, dest, 0);
   }
 
+  // Whether a BMP character starts plain clusters and has no rule of its
+  // own; computed on first sight and kept (relaxed atomics: any thread may
+  // fill an entry, all compute the same value).
+  bool LoneWithoutRule(char32_t cp) const {
+    if (cp >= 0x10000) return false;
+    uint8_t v = lone_[cp].load(std::memory_order_relaxed);
+    if (v == 0) {
+      std::string s;
+      utf8::append(s, cp);
+      std::string_view rep;
+      v = unicode::IsPlainClusterStart(cp) && !Shortest(s, &rep) ? 1 : 2;
+      lone_[cp].store(v, std::memory_order_relaxed);
+    }
+    return v == 1;
+  }
+
   bool Shortest(std::string_view s, std::string_view* rep) const {
     bool found = false;
     map_.ForEachPrefix(s, [&](size_t, std::string_view r) {
@@ -127,6 +163,8 @@ class PrecompiledNormalizer : public Normalizer {
   Charsmap map_;
   bool ascii_has_[0x80] = {};              // whether a lone ASCII byte has a rule
   std::string_view ascii_rule_[0x80] = {};  // and its replacement
+  // Per BMP character: 0 not known yet, 1 LoneWithoutRule, 2 not.
+  std::unique_ptr<std::atomic<uint8_t>[]> lone_{new std::atomic<uint8_t>[0x10000]()};
 };
 
 }  // namespace
