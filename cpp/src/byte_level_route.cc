@@ -1,11 +1,8 @@
 #include "byte_level_route.h"
 
-#include <array>
-#include <atomic>
-
 #include "common/regex.h"
 #include "models/bpe/byte_bpe.h"
-#include "models/bpe/piece_cache.h"
+#include "piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
 #include "pre_tokenizers/scanner.h"
 
@@ -38,50 +35,17 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
   return nullptr;
 }
 
-namespace {
 
-std::atomic<uint64_t> next_serial{1};
-
-// This thread's cache for the route with the given serial. A thread keeps
-// caches for a few tokenizers, so alternating between them stays cheap.
-PieceCache& CacheFor(uint64_t serial) {
-  constexpr size_t kKept = 4;
-  thread_local std::array<std::pair<uint64_t, std::unique_ptr<PieceCache>>, kKept> caches;
-  thread_local size_t next_victim = 0;
-  for (auto& [owner, cache] : caches) {
-    if (owner == serial) return *cache;
-  }
-  auto& slot = caches[next_victim];
-  next_victim = (next_victim + 1) % kKept;
-  slot.first = serial;
-  slot.second = std::make_unique<PieceCache>();
-  return *slot.second;
-}
-
-}  // namespace
-
-ByteLevelRoute::ByteLevelRoute() : serial_(next_serial.fetch_add(1)) {}
+ByteLevelRoute::ByteLevelRoute() : serial_(PieceCache::NewOwner()) {}
 
 void ByteLevelRoute::EncodePiece(std::string_view piece, PieceCache& cache,
                                  std::vector<uint32_t>* ids) const {
-  if (piece.size() > PieceCache::kMaxKey) {
-    bpe_->Encode(piece, ids);
-    return;
-  }
-  uint64_t h = HashBytes(piece.data(), piece.size());
-  uint32_t begin, count;
-  if (cache.Find(piece, h, &begin, &count)) {
-    ids->insert(ids->end(), cache.ids() + begin, cache.ids() + begin + count);
-    return;
-  }
-  size_t before = ids->size();
-  bpe_->Encode(piece, ids);
-  cache.Put(piece, h, ids->data() + before, ids->size() - before);
+  CachedIds(cache, piece, ids, [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); });
 }
 
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   thread_local std::vector<std::pair<size_t, size_t>> matches;
-  PieceCache& cache = CacheFor(serial_);
+  PieceCache& cache = PieceCache::ForThread(serial_);
   matches.clear();
   if (scanner_) scanner_->FindAll(s, &matches);
   else regex_->FindAll(s, &matches);

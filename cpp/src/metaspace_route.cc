@@ -4,9 +4,17 @@
 
 #include "common/unicode.h"
 #include "common/utf8.h"
+#include "piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
 
 namespace mtok {
+
+MetaspaceRoute::MetaspaceRoute() : serial_(PieceCache::NewOwner()) {}
+
+void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const {
+  CachedIds(cache, piece, ids,
+            [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });
+}
 
 std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const std::vector<PreTokenizerStage>& stages,
                                                      const Model& model) {
@@ -30,7 +38,7 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const std::vector<PreTokeni
 // (unless the piece starts with a space or the replacement), replace
 // spaces, then split before every replacement (MergedWithNext).
 void MetaspaceRoute::EncodeWord(std::string_view word, bool at_input_start, std::string* buf,
-                                std::vector<uint32_t>* ids) const {
+                                PieceCache& cache, std::vector<uint32_t>* ids) const {
   if (word.empty()) return;
   const std::string_view rep = rep_;
   buf->clear();
@@ -48,24 +56,25 @@ void MetaspaceRoute::EncodeWord(std::string_view word, bool at_input_start, std:
   }
   const std::string_view s = *buf;
   if (!split_) {
-    model_->AppendIds(s, ids);
+    EncodePiece(s, cache, ids);
     return;
   }
   // The replacement is a whole UTF-8 sequence, so a byte search finds
   // exactly its character occurrences.
   size_t piece_begin = 0;
   for (size_t at = s.find(rep, 1); at != std::string_view::npos; at = s.find(rep, at + rep.size())) {
-    model_->AppendIds(s.substr(piece_begin, at - piece_begin), ids);
+    EncodePiece(s.substr(piece_begin, at - piece_begin), cache, ids);
     piece_begin = at;
   }
-  model_->AppendIds(s.substr(piece_begin), ids);
+  EncodePiece(s.substr(piece_begin), cache, ids);
 }
 
 void MetaspaceRoute::Encode(std::string_view segment, bool at_input_start,
                             std::vector<uint32_t>* ids) const {
   thread_local std::string buf;
+  PieceCache& cache = PieceCache::ForThread(serial_);
   if (!whitespace_split_) {
-    EncodeWord(segment, at_input_start, &buf, ids);
+    EncodeWord(segment, at_input_start, &buf, cache, ids);
     return;
   }
   // HF WhitespaceSplit: words between White_Space characters.
@@ -74,12 +83,13 @@ void MetaspaceRoute::Encode(std::string_view segment, bool at_input_start,
     int len;
     const char32_t cp = utf8::decode(segment, i, &len);
     if (unicode::is_white_space(cp)) {
-      EncodeWord(segment.substr(word_begin, i - word_begin), at_input_start && word_begin == 0, &buf, ids);
+      EncodeWord(segment.substr(word_begin, i - word_begin), at_input_start && word_begin == 0, &buf, cache,
+                 ids);
       word_begin = i + len;
     }
     i += len;
   }
-  EncodeWord(segment.substr(word_begin), at_input_start && word_begin == 0, &buf, ids);
+  EncodeWord(segment.substr(word_begin), at_input_start && word_begin == 0, &buf, cache, ids);
 }
 
 }  // namespace mtok

@@ -1,7 +1,8 @@
 // The fast path for Metaspace pipelines (SentencePiece-style tokenizer.json
 // files: XLM-R, T5, ...): spaces are replaced and words split in one pass
 // into reusable per-thread scratch, and each word goes straight to the
-// model. Handles Metaspace alone or after WhitespaceSplit.
+// model, through a per-thread cache of recent words. Handles Metaspace
+// alone or after WhitespaceSplit.
 #pragma once
 #include <memory>
 #include <string>
@@ -9,6 +10,8 @@
 #include "ids_route.h"
 
 namespace mtok {
+
+class PieceCache;
 
 class MetaspaceRoute : public IdsRoute {
  public:
@@ -18,9 +21,12 @@ class MetaspaceRoute : public IdsRoute {
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
 
  private:
-  void EncodeWord(std::string_view word, bool at_input_start, std::string* buf,
+  MetaspaceRoute();
+  void EncodeWord(std::string_view word, bool at_input_start, std::string* buf, PieceCache& cache,
                   std::vector<uint32_t>* ids) const;
+  void EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const;
 
+  uint64_t serial_;  // keys this route's per-thread piece caches
   const Model* model_ = nullptr;
   bool whitespace_split_ = false;  // WhitespaceSplit runs first
   std::string rep_;                // the replacement, UTF-8

@@ -1,5 +1,5 @@
 // A small direct-mapped cache from pre-token bytes to ids, one per thread
-// and tokenizer. Natural text repeats its words, so most pre-tokens skip
+// and route (the ids fast paths). Natural text repeats its words, so most pre-tokens skip
 // the merge loop. Bounded: a slot is overwritten on collision and the
 // arenas are cleared when full.
 #pragma once
@@ -40,6 +40,12 @@ class PieceCache {
   }
   const uint32_t* ids() const { return ids_.data(); }
 
+  // A key for a new cache owner (a route): ForThread(owner) gives this
+  // thread's cache for it. A thread keeps caches for a few owners, so
+  // alternating between tokenizers stays cheap.
+  static uint64_t NewOwner();
+  static PieceCache& ForThread(uint64_t owner);
+
  private:
   static constexpr size_t kSlots = 1 << 14, kMask = kSlots - 1;
   static constexpr size_t kArenaBytes = 1 << 20, kArenaIds = 1 << 19;
@@ -53,5 +59,24 @@ class PieceCache {
   std::vector<uint32_t> ids_;
   uint64_t gen_ = 0;
 };
+
+// Appends the ids of `piece`, from the cache or from encode(piece, ids)
+// (then cached).
+template <typename Encode>
+void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uint32_t>* ids, Encode encode) {
+  if (piece.size() > PieceCache::kMaxKey) {
+    encode(piece, ids);
+    return;
+  }
+  const uint64_t h = HashBytes(piece.data(), piece.size());
+  uint32_t begin, count;
+  if (cache.Find(piece, h, &begin, &count)) {
+    ids->insert(ids->end(), cache.ids() + begin, cache.ids() + begin + count);
+    return;
+  }
+  const size_t before = ids->size();
+  encode(piece, ids);
+  cache.Put(piece, h, ids->data() + before, ids->size() - before);
+}
 
 }  // namespace mtok
