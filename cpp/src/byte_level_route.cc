@@ -47,6 +47,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   thread_local std::vector<std::pair<size_t, size_t>> matches;
   PieceCache& cache = PieceCache::ForThread(serial_);
   matches.clear();
+  ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text
   if (scanner_) scanner_->FindAll(s, &matches);
   else regex_->FindAll(s, &matches);
   size_t prev = 0;

@@ -71,7 +71,8 @@ void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uint32_t>*
   const uint64_t h = HashBytes(piece.data(), piece.size());
   uint32_t begin, count;
   if (cache.Find(piece, h, &begin, &count)) {
-    ids->insert(ids->end(), cache.ids() + begin, cache.ids() + begin + count);
+    if (count == 1) ids->push_back(cache.ids()[begin]);  // most words: cheaper than insert
+    else ids->insert(ids->end(), cache.ids() + begin, cache.ids() + begin + count);
     return;
   }
   const size_t before = ids->size();

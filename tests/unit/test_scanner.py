@@ -72,3 +72,18 @@ def test_random(name, text):
 
 def test_unknown_pattern_has_no_scanner():
     assert T.scanner_find_all(r"\w+", False, "abc") is None
+
+
+# The ASCII shortcuts (ascii_match.cc) decide most pre-tokens of ASCII
+# text; this alphabet reaches each of their branches and the non-ASCII
+# bytes that must send them back to the full scanner.
+ASCII_HEAVY = list("aAzZ09'sStTlLrReEvVmMdD \t\r\n\x0b\x1c/.,;!$-_") + ["\u00e9", "\u017f", "\u00c9", "\u0663", "\u2014"]
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=1500, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(ASCII_HEAVY), max_size=30))
+def test_random_ascii_heavy(name, text):
+    pattern, rust = PATTERNS[name]
+    dialect = "rust" if rust else "oniguruma"
+    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)

@@ -1,5 +1,6 @@
 #include "pre_tokenizers/scanner.h"
 
+#include <atomic>
 #include <string>
 
 #include "common/unicode.h"
@@ -25,7 +26,7 @@ enum Class : uint8_t {
   kLiteralSpace,  // ' '
 };
 
-bool In(Class k, char32_t c) {
+bool Compute(Class k, char32_t c) {
   switch (k) {
     case kLetter: return unicode::is_letter(c);
     case kNumber: return unicode::is_number(c);
@@ -47,6 +48,42 @@ bool In(Class k, char32_t c) {
   }
   return false;
 }
+
+constexpr int kClasses = kLiteralSpace + 1;
+constexpr uint16_t kKnown = 1u << 15;
+
+uint16_t ComputeMask(char32_t c) {
+  uint16_t m = kKnown;
+  for (int k = 0; k < kClasses; ++k) m |= Compute(static_cast<Class>(k), c) ? (1u << k) : 0;
+  return m;
+}
+
+// Every class of a character as one bit mask. ASCII comes from a table
+// filled when the library loads; other BMP characters are filled on first
+// sight (the category lookups behind a class are binary searches), with
+// relaxed atomics: any thread may fill an entry, all compute the same.
+struct MaskTables {
+  uint16_t ascii[128];
+  std::atomic<uint16_t>* bmp = new std::atomic<uint16_t>[0x10000]();
+  MaskTables() {
+    for (char32_t c = 0; c < 128; ++c) ascii[c] = ComputeMask(c);
+  }
+};
+const MaskTables kMasks;
+
+uint16_t MaskSlow(char32_t c) {
+  if (c >= 0x10000) return ComputeMask(c);
+  uint16_t m = kMasks.bmp[c].load(std::memory_order_relaxed);
+  if (m == 0) {
+    m = ComputeMask(c);
+    kMasks.bmp[c].store(m, std::memory_order_relaxed);
+  }
+  return m;
+}
+
+inline uint16_t Mask(char32_t c) { return c < 128 ? kMasks.ascii[c] : MaskSlow(c); }
+
+inline bool In(Class k, char32_t c) { return (Mask(c) >> k) & 1; }
 
 // The code point at s[i] (i < size) and its length.
 inline char32_t At(std::string_view s, size_t i, int* len) {
@@ -146,7 +183,7 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
       bool found = false;
       for (size_t k = i; k < s.size();) {
         char32_t c = At(s, k, &len);
-        if (!unicode::is_white_space(c)) break;
+        if (!In(kSpace, c)) break;
         if (c == '\r' || c == '\n') {
           found = true;
           last_nl = k;
@@ -165,7 +202,7 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
       n = 0;
       while (end < s.size()) {
         char32_t c = At(s, end, &len);
-        if (!unicode::is_white_space(c)) break;
+        if (!In(kSpace, c)) break;
         last = end;
         end += len;
         ++n;
@@ -232,7 +269,8 @@ size_t Scanner::MatchAt(std::string_view s, size_t i) const {
 void Scanner::FindAll(std::string_view s, std::vector<std::pair<size_t, size_t>>* out) const {
   size_t i = 0;
   while (i < s.size()) {
-    size_t end = MatchAt(s, i);
+    size_t end = ascii_ != AsciiFamily::kNone ? AsciiMatch(ascii_, max_digits_, s, i) : 0;
+    if (end == 0) end = MatchAt(s, i);
     if (end > i) {
       out->emplace_back(i, end);
       i = end;
@@ -279,6 +317,8 @@ struct Known {
   std::string pattern;
   RegexDialect dialect;
   std::vector<Alt> alts;
+  AsciiFamily ascii;
+  size_t max_digits;  // of \p{N} runs, 0: unbounded
 };
 
 const std::vector<Known>& KnownPatterns() {
@@ -294,12 +334,14 @@ const std::vector<Known>& KnownPatterns() {
     k.push_back({R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)",
                  RegexDialect::kOniguruma,
                  {Contr(false), space_letters, space_numbers, space_others, not_before,
-                  Simple(Alt::kSpaceRun)}});
+                  Simple(Alt::kSpaceRun)},
+                 AsciiFamily::kGpt2, 0});
     // r50k / p50k / gpt2 in tiktoken.
     k.push_back({R"('(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s)",
                  RegexDialect::kRust,
                  {Contr(false), space_letters, space_numbers, space_others,
-                  Simple(Alt::kSpaceToEnd), not_before, Simple(Alt::kSpaceRun, 1)}});
+                  Simple(Alt::kSpaceToEnd), not_before, Simple(Alt::kSpaceRun, 1)},
+                 AsciiFamily::kGpt2, 0});
     // Llama-3 (tokenizer.json) and Qwen2/3 (single digits).
     for (size_t digits : {3, 1}) {
       std::string n = digits == 3 ? R"(\p{N}{1,3})" : R"(\p{N})";
@@ -308,14 +350,16 @@ const std::vector<Known>& KnownPatterns() {
                    RegexDialect::kOniguruma,
                    {Contr(true), word, PrefixRun(false, kLetter, kNumber, digits),
                     WithTrailing(space_others, kNewline), to_newline, not_before,
-                    Simple(Alt::kSpaceRun)}});
+                    Simple(Alt::kSpaceRun)},
+                   AsciiFamily::kLlama3, digits});
     }
     // cl100k in tiktoken.
     k.push_back({R"('(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s)",
                  RegexDialect::kRust,
                  {Contr(true), word, PrefixRun(false, kLetter, kNumber, 3),
                   WithTrailing(space_others, kNewline), Simple(Alt::kSpaceToEnd), to_newline,
-                  not_before, Simple(Alt::kSpaceRun, 1)}});
+                  not_before, Simple(Alt::kSpaceRun, 1)},
+                 AsciiFamily::kCl100k, 3});
     // o200k (the same text in tiktoken and in tokenizer.json).
     const char* o200k =
         R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
@@ -323,7 +367,8 @@ const std::vector<Known>& KnownPatterns() {
       k.push_back({o200k, d,
                    {Cased(false), Cased(true), PrefixRun(false, kLetter, kNumber, 3),
                     WithTrailing(space_others, kNewlineSlash), to_newline, not_before,
-                    Simple(Alt::kSpaceRun)}});
+                    Simple(Alt::kSpaceRun)},
+                   AsciiFamily::kO200k, 3});
     }
     return k;
   }();
@@ -337,6 +382,8 @@ std::unique_ptr<Scanner> Scanner::ForPattern(std::string_view pattern, RegexDial
     if (k.dialect == dialect && pattern == k.pattern) {
       std::unique_ptr<Scanner> s(new Scanner());
       s->alts_ = k.alts;
+      s->ascii_ = k.ascii;
+      s->max_digits_ = k.max_digits;
       return s;
     }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/regex.h"
+#include "pre_tokenizers/ascii_match.h"
 
 namespace mtok {
 
@@ -31,6 +32,8 @@ class Scanner {
   // End of the match starting at i, or i when no alternative matches there.
   size_t MatchAt(std::string_view s, size_t i) const;
   std::vector<Alt> alts_;
+  AsciiFamily ascii_ = AsciiFamily::kNone;  // shortcut tried before alts_
+  size_t max_digits_ = 0;
 };
 
 }  // namespace mtok
