@@ -277,6 +277,13 @@ void bind_tokenizer(nb::module_& m) {
       .def("num_special_tokens_to_add",
            [](const PyTokenizer& self, bool pair) { return self.tok->NumSpecialTokensToAdd(pair); })
       .def("info", &Info)
+      .def("runtime_info", [](const PyTokenizer& self) {
+        std::vector<std::pair<std::string, std::string>> facts;
+        self.tok->RuntimeInfo(&facts);
+        nb::dict out;
+        for (auto& [k, v] : facts) out[nb::str(k.c_str())] = nb::str(v.c_str());
+        return out;
+      })
       .def("to_bytes", [](const PyTokenizer& self) {
         const mtok::Buffer& b = self.tok->bytes();
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());

@@ -17,6 +17,7 @@ class IdsRoute {
   // Appends the ids of one normalized segment (text between added tokens);
   // `at_input_start`: the segment starts at offset 0 of the input.
   virtual void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const = 0;
+  virtual const char* Name() const = 0;
 };
 
 // The route for this pre-tokenizer and model, or null for the general path.

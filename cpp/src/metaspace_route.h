@@ -19,6 +19,7 @@ class MetaspaceRoute : public IdsRoute {
   static std::unique_ptr<MetaspaceRoute> Make(const std::vector<PreTokenizerStage>& stages,
                                               const Model& model);
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
+  const char* Name() const override { return "Metaspace words, straight to the model"; }
 
  private:
   MetaspaceRoute();

@@ -76,8 +76,8 @@ class Normalizer {
 // pipelines (see byte_level_route.h). Only the shapes they need are named.
 struct PreTokenizerStage {
   enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit } kind = kOther;
-  const Regex* regex = nullptr;  // kSplit with a regex pattern
-  const Scanner* scanner = nullptr;  // the same pattern's hand-written scanner, if any
+  const Regex* regex = nullptr;  // kSplit with a regex pattern that has no scanner
+  const Scanner* scanner = nullptr;  // the pattern's hand-written scanner, if any
   uint8_t behavior = 0;          // kSplit: a SplitBehavior
   bool invert = false;           // kSplit
   bool add_prefix_space = false; // kByteLevel

@@ -195,6 +195,11 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
   return out;
 }
 
+void Tokenizer::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
+  out->emplace_back("ids_route", f_->route ? f_->route->Name() : "general pipeline");
+  f_->model->RuntimeInfo(out);
+}
+
 void Tokenizer::AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const {
   f_->model->AccelSections(f_->bytes->data(), out);
 }

@@ -308,6 +308,13 @@ class Tokenizer:
         """Header counts, sections with offsets and sizes, and metadata."""
         return dict(self._info)
 
+    def debug_info(self) -> dict:
+        """How this tokenizer runs, as {name: description}: the ids fast
+        path in use and, for Unigram models, where the trie lives (mapped
+        from the file or built at load, and on which page size once it has
+        moved to huge pages)."""
+        return dict(self._native.runtime_info())
+
     def __repr__(self) -> str:
         return f"<mtok.Tokenizer {self.model_type} vocab={len(self)}>"
 

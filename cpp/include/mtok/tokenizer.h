@@ -99,6 +99,9 @@ class Tokenizer {
 
   // Lookup tables the exporter stores so later loads adopt them (tag, payload).
   void AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const;
+  // (name, value) facts about how this tokenizer runs: its fast path, the
+  // storage of its model's tables (debug_info() in Python).
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const;
 
   const TokenizerInfo& info() const;
   const Buffer& bytes() const;

@@ -86,8 +86,10 @@ Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::str
         sp.literal = std::string(pattern);
       } else {
         RegexDialect d = kind == codes::pattern::kRust ? RegexDialect::kRust : RegexDialect::kOniguruma;
-        MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, d, &sp.regex));
+        // A known pattern runs on its scanner: compiling the regex would
+        // be most of the load time, for nothing.
         sp.scanner = Scanner::ForPattern(pattern, d);
+        if (!sp.scanner) MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, d, &sp.regex));
       }
       *type = "Split";
       *out = MakeSplitPreTokenizer(std::move(sp), static_cast<SplitBehavior>(behavior), invert);

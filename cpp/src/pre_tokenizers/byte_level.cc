@@ -8,16 +8,8 @@ namespace {
 constexpr const char* kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 
-const Regex& Gpt2Regex() {
-  static const std::unique_ptr<Regex> re = [] {
-    std::unique_ptr<Regex> r;
-    Status st = Regex::Compile(kGpt2Pattern, &r);
-    if (!st.ok()) std::abort();  // a constant pattern; covered by tests
-    return r;
-  }();
-  return *re;
-}
-
+// ByteLevel's built-in split regex always has a scanner, so the regex is
+// never compiled.
 const Scanner* Gpt2Scanner() {
   static const std::unique_ptr<Scanner> s = Scanner::ForPattern(kGpt2Pattern, RegexDialect::kOniguruma);
   return s.get();
@@ -41,9 +33,7 @@ Piece MapBytes(const Piece& p) {
 class ByteLevelPreTokenizer : public PreTokenizer {
  public:
   ByteLevelPreTokenizer(bool add_prefix_space, bool use_regex)
-      : add_prefix_space_(add_prefix_space), use_regex_(use_regex) {
-    if (use_regex_) Gpt2Regex();
-  }
+      : add_prefix_space_(add_prefix_space), use_regex_(use_regex) {}
 
   void Apply(std::vector<Piece>* pieces) const override {
     std::vector<std::pair<size_t, size_t>> matches;
@@ -72,7 +62,6 @@ class ByteLevelPreTokenizer : public PreTokenizer {
     st.kind = PreTokenizerStage::kByteLevel;
     st.add_prefix_space = add_prefix_space_;
     st.use_regex = use_regex_;
-    st.regex = use_regex_ ? &Gpt2Regex() : nullptr;
     st.scanner = use_regex_ ? Gpt2Scanner() : nullptr;
     out->push_back(st);
   }

@@ -103,7 +103,7 @@ class SplitPreTokenizer : public PreTokenizer {
   }
   void Describe(std::vector<PreTokenizerStage>* out) const override {
     PreTokenizerStage st;
-    if (pattern_.regex) {
+    if (pattern_.regex || pattern_.scanner) {
       st.kind = PreTokenizerStage::kSplit;
       st.regex = pattern_.regex.get();
       st.scanner = pattern_.scanner.get();

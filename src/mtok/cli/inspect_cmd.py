@@ -6,6 +6,8 @@ from .common import load_tokenizer
 def register(sub) -> None:
     p = sub.add_parser("inspect", help="describe a tokenizer file: sections, model, specials")
     p.add_argument("file")
+    p.add_argument("--runtime", action="store_true",
+                   help="also load it and print how it runs (fast path, table storage)")
     p.set_defaults(run=run)
 
 
@@ -26,4 +28,8 @@ def run(args) -> int:
     print(f"eos: {info['eos_token']!r}  bos: {info['bos_token']!r}")
     print(f"chat template: {'yes' if info['chat_template'] else 'no'}"
           + (f" (+ named: {info['chat_json'][:60]})" if info["chat_json"] else ""))
+    if args.runtime:
+        print("runtime:")
+        for name, value in tok.debug_info().items():
+            print(f"  {name}: {value}")
     return 0
