@@ -10,9 +10,7 @@ import lzma
 import os
 
 from .convert.openai_encodings import ENCODINGS
-from .convert.tiktoken_file import parse_ranks, spec_from_ranks
 from .errors import FormatError
-from .format.writer import write_mtok
 from .tokenizer import Tokenizer
 
 _DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
@@ -55,6 +53,9 @@ def _load(name: str) -> Tokenizer:
     except FormatError:
         pass
     raw = _rank_file(base, digest)
+    from .convert.tiktoken_file import parse_ranks, spec_from_ranks
+    from .format.writer import write_mtok
+
     data = write_mtok(spec_from_ranks(parse_ranks(raw, base), pattern, specials, name))
     try:
         os.makedirs(os.path.dirname(cache), exist_ok=True)
@@ -78,6 +79,8 @@ def builtin_encoding(name: str):
 
 def _ranks(base: str, digest: str) -> dict:
     """The mergeable ranks of a packaged rank file."""
+    from .convert.tiktoken_file import parse_ranks
+
     return parse_ranks(_rank_file(base, digest), base)
 
 

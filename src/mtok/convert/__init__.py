@@ -4,23 +4,26 @@
 file's content, not its name.
 """
 
+import importlib
 import os
 
 from ..errors import FormatError
-from ..format.writer import write_mtok
 from .detect import detect_format
-from .mnn_txt import load_mnn_txt
-from .sentencepiece import load_sentencepiece
-from .tiktoken_file import load_tiktoken_file
-from .tokenizer_json import load_tokenizer_json
 
-# Formats that hold a spec to convert (others load directly).
-SPEC_LOADERS = {
-    "tokenizer.json": load_tokenizer_json,
-    "tiktoken": load_tiktoken_file,
-    "mnn-txt": load_mnn_txt,
-    "sentencepiece": load_sentencepiece,
+# The importer of each format that holds a spec to convert, as (module,
+# function): imported on first use, so `import mtok` stays fast (the
+# SentencePiece importer alone pulls in protobuf).
+LOADERS = {
+    "tokenizer.json": ("tokenizer_json", "load_tokenizer_json"),
+    "tiktoken": ("tiktoken_file", "load_tiktoken_file"),
+    "mnn-txt": ("mnn_txt", "load_mnn_txt"),
+    "sentencepiece": ("sentencepiece", "load_sentencepiece"),
 }
+
+
+def _loader(kind: str):
+    module, function = LOADERS[kind]
+    return getattr(importlib.import_module(f".{module}", __name__), function)
 
 
 def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
@@ -38,23 +41,24 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
     kind = detect_format(path)
     given = sorted(k for k, v in legacy_options.items() if v is not None)
     if kind == "sentencepiece" and not given:
-        return load_sentencepiece(path, add_bos=add_bos, add_eos=add_eos)
+        return _loader(kind)(path, add_bos=add_bos, add_eos=add_eos)
     if add_bos or add_eos:
         raise FormatError(f"{path}: add_bos/add_eos apply only to SentencePiece .model files")
     if kind == "mnn-txt":
-        return load_mnn_txt(path, pattern=pattern, **legacy_options)
+        return _loader(kind)(path, pattern=pattern, **legacy_options)
     if given:
         raise FormatError(f"{path}: option(s) {', '.join(given)} apply only to MNN tokenizer.txt files")
     if kind == "tiktoken":
-        return load_tiktoken_file(path, pattern=pattern)
-    loader = SPEC_LOADERS.get(kind)
-    if loader is None:
+        return _loader(kind)(path, pattern=pattern)
+    if kind not in LOADERS:
         raise FormatError(f"{path}: {kind} files cannot be converted by this build of mtok")
-    return loader(path)
+    return _loader(kind)(path)
 
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
+    from ..format.writer import write_mtok
+
     return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
                                 **legacy_options))
 
