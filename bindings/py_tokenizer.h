@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "id_objects.h"
 #include "mtok/encoding.h"
 #include "mtok/tokenizer.h"
 
@@ -14,6 +15,7 @@ namespace mtok_py {
 
 struct PyTokenizer {
   std::unique_ptr<mtok::Tokenizer> tok;
+  std::unique_ptr<IdObjects> id_objects = std::make_unique<IdObjects>();
 };
 
 // Truncation and padding of one Python Tokenizer object. Never changed once

@@ -33,8 +33,8 @@ void SetAdded(mtok::EncodeOptions* o, int added_mode, std::vector<uint32_t> allo
 }
 
 // Ids only, no truncation or padding: the fast path.
-std::vector<uint32_t> EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
-                                int added_mode, std::vector<uint32_t> allowed_ids) {
+nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
+                   int added_mode, std::vector<uint32_t> allowed_ids) {
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
@@ -45,7 +45,7 @@ std::vector<uint32_t> EncodeIds(const PyTokenizer& self, nb::handle text, bool a
     st = self.tok->EncodeIds(s, opt, &ids);
   }
   mtok_py::Check(st);
-  return ids;
+  return self.id_objects->List(ids);
 }
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,
@@ -96,10 +96,9 @@ std::vector<mtok::Encoding> EncodeBatchFull(const PyTokenizer& self, nb::handle 
   return out;
 }
 
-std::vector<std::vector<uint32_t>> EncodeBatchIds(const PyTokenizer& self, nb::handle texts,
-                                                  nb::handle pairs, bool add_special,
-                                                  const EncodeConfig* config, int threads,
-                                                  int added_mode, std::vector<uint32_t> allowed_ids) {
+nb::list EncodeBatchIds(const PyTokenizer& self, nb::handle texts, nb::handle pairs, bool add_special,
+                        const EncodeConfig* config, int threads, int added_mode,
+                        std::vector<uint32_t> allowed_ids) {
   BatchInput in(texts, pairs);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
@@ -111,7 +110,9 @@ std::vector<std::vector<uint32_t>> EncodeBatchIds(const PyTokenizer& self, nb::h
                                   opt, threads, &out);
   }
   mtok_py::Check(st);
-  return out;
+  nb::list rows;
+  for (const std::vector<uint32_t>& ids : out) rows.append(self.id_objects->List(ids));
+  return rows;
 }
 
 const char* SideName(mtok::Side s) { return s == mtok::Side::kLeft ? "left" : "right"; }

@@ -1,0 +1,48 @@
+// Python ints for token ids, made once per id and shared by every list of
+// ids a tokenizer returns: a vocabulary is small and its ids repeat, so a
+// list costs one reference increment per token instead of an allocation.
+// Used with the GIL held; freed with the tokenizer's Python object.
+#pragma once
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace mtok_py {
+
+class IdObjects {
+ public:
+  IdObjects() = default;
+  IdObjects(const IdObjects&) = delete;
+  IdObjects& operator=(const IdObjects&) = delete;
+  ~IdObjects() {
+    for (PyObject* o : objs_) Py_XDECREF(o);
+  }
+
+  nanobind::list List(const std::vector<uint32_t>& ids) {
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
+    if (list == nullptr) throw nanobind::python_error();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      PyObject* o = Get(ids[i]);
+      if (o == nullptr) {
+        Py_DECREF(list);
+        throw nanobind::python_error();
+      }
+      Py_INCREF(o);
+      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), o);
+    }
+    return nanobind::steal<nanobind::list>(list);
+  }
+
+ private:
+  PyObject* Get(uint32_t id) {
+    if (id >= objs_.size()) objs_.resize(static_cast<size_t>(id) + 1 + objs_.size() / 2, nullptr);
+    PyObject*& slot = objs_[id];
+    if (slot == nullptr) slot = PyLong_FromUnsignedLong(id);
+    return slot;
+  }
+
+  std::vector<PyObject*> objs_;
+};
+
+}  // namespace mtok_py
