@@ -187,7 +187,7 @@ Status ReadModel(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* 
       return ReadUnigram(r, trailer, t == c::kUnigramFull, out);
     case c::kSentencePieceBpe:
       *type = "BPE";
-      return ReadSentencePieceBpe(r, out);
+      return ReadSentencePieceBpe(r, trailer, out);
     default:
       return r.ErrorAt(at, "unknown model type " + std::to_string(t));
   }

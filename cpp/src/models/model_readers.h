@@ -26,8 +26,9 @@ Status AdoptVocab(ByteReader& r, const Trailer& trailer, uint32_t vocab_size, Vo
 // Unigram: MNN's code 2 or mtok's code 66 (`full`); adopts UTRI with the
 // vocab sections.
 Status ReadUnigram(ByteReader& r, const Trailer& trailer, bool full, std::unique_ptr<Model>* out);
-// SentencePiece BPE (code 67): the code 66 layout, SentencePiece's merging.
-Status ReadSentencePieceBpe(ByteReader& r, std::unique_ptr<Model>* out);
+// SentencePiece BPE (code 67): the code 66 layout, SentencePiece's merging;
+// adopts the vocab sections.
+Status ReadSentencePieceBpe(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out);
 
 // The header shared by codes 2, 66 and 67: counts, unk id and flags.
 Status ReadPieceModelHeader(ByteReader& r, bool full, uint32_t* n, PieceModelOptions* opt);

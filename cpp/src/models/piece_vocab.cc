@@ -1,6 +1,9 @@
 #include "models/piece_vocab.h"
 
 #include <cmath>
+#include <cstring>
+
+#include <cmath>
 #include <cstdio>
 
 #include "models/model_readers.h"
@@ -37,6 +40,31 @@ Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelO
   if (opt.byte_fallback && opt.sentencepiece) {
     uint32_t ids[256];
     if (!FindBytePieces(*vocab, ids)) return r.Error("byte_fallback is set but <0x00>..<0xFF> are not all in the vocab");
+  }
+  return Status::Ok();
+}
+
+std::vector<PieceInfo> PieceInfoOf(const std::vector<ScoredPiece>& pieces, uint32_t id_limit) {
+  std::vector<PieceInfo> info(id_limit);
+  for (const ScoredPiece& p : pieces) info[p.id] = {static_cast<float>(p.score), p.type};
+  return info;
+}
+
+Status PieceInfoFromRecords(const Vocab& vocab, std::vector<PieceInfo>* out) {
+  out->assign(vocab.id_limit(), PieceInfo{});
+  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
+    if (!vocab.Has(id)) continue;
+    const uint8_t* tail = vocab.RecordTail(id, 13);
+    if (tail == nullptr) return FormatError("vocab record of id " + std::to_string(id) + " is cut short");
+    uint32_t record_id;
+    double score;
+    std::memcpy(&record_id, tail, 4);
+    std::memcpy(&score, tail + 4, 8);
+    const uint8_t type = tail[12];
+    if (record_id != id) return FormatError("extension section VOFF: id " + std::to_string(id) + " points at the record of another id");
+    if (!std::isfinite(score)) return FormatError("token score is not finite (id " + std::to_string(id) + ")");
+    if (type < 1 || type > 6) return FormatError("unknown piece type " + std::to_string(type));
+    (*out)[id] = {static_cast<float>(score), static_cast<PieceType>(type)};
   }
   return Status::Ok();
 }

@@ -37,6 +37,16 @@ struct PieceModelOptions {
 Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
                         Vocab* vocab, std::vector<ScoredPiece>* pieces);
 
+// Score and type of one piece, indexed by id.
+struct PieceInfo {
+  float score = 0;
+  PieceType type = PieceType::kUnused;  // ids without a piece are never merged into
+};
+std::vector<PieceInfo> PieceInfoOf(const std::vector<ScoredPiece>& pieces, uint32_t id_limit);
+// The same from a mapped vocab's code-66 records ([u32 id][f64 score][u8
+// type] after each token), validating each.
+Status PieceInfoFromRecords(const Vocab& vocab, std::vector<PieceInfo>* out);
+
 // The byte pieces <0x00>..<0xFF>: ids, or false when one is missing.
 bool FindBytePieces(const Vocab& vocab, uint32_t ids[256]);
 

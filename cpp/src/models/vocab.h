@@ -67,6 +67,15 @@ class Vocab {
     return id < by_id_.size() ? by_id_[id] : std::string_view();
   }
   bool Has(uint32_t id) const { return Token(id).data() != nullptr; }
+  // The n bytes that follow id's token in its mapped record, or null when
+  // they would pass the vocab's end (or the vocab is not mapped).
+  const uint8_t* RecordTail(uint32_t id, size_t n) const {
+    if (records_.offsets == nullptr) return nullptr;
+    const std::string_view t = records_.Token(id);
+    if (t.data() == nullptr) return nullptr;
+    const size_t at = static_cast<size_t>(reinterpret_cast<const uint8_t*>(t.data()) - records_.base) + t.size();
+    return records_.end - at >= n ? records_.base + at : nullptr;
+  }
   uint32_t size() const { return count_; }
   uint32_t id_limit() const {
     return records_.offsets != nullptr ? records_.id_limit : static_cast<uint32_t>(by_id_.size());

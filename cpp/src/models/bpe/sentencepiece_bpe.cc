@@ -1,10 +1,16 @@
-#include "models/bpe/sentencepiece_bpe.h"
-
+// SentencePiece's BPE encoder (.model sources): starting from characters
+// (user-defined symbols whole and frozen), repeatedly merge the adjacent pair
+// whose concatenation is a piece with the highest score (ties: leftmost),
+// split unused pieces back into the pair that made them, and spell unknown
+// results as bytes (byte fallback) or one fused unk id. Read by
+// ReadSentencePieceBpe (models/model_readers.h).
 #include <algorithm>
 #include <queue>
 #include <unordered_map>
 
 #include "common/utf8.h"
+#include "format/accel.h"
+#include "format/codes.h"
 #include "models/model_readers.h"
 
 namespace mtok {
@@ -12,15 +18,13 @@ namespace {
 
 class SentencePieceBpeModel : public Model {
  public:
-  SentencePieceBpeModel(Vocab vocab, const std::vector<ScoredPiece>& pieces, PieceModelOptions opt)
-      : vocab_(std::move(vocab)), opt_(opt) {
-    for (const ScoredPiece& p : pieces) {
-      bool mergeable = p.type == PieceType::kNormal || p.type == PieceType::kUserDefined ||
-                       p.type == PieceType::kUnused;
-      (mergeable ? pieces_ : reserved_)[p.token] = {p.id, static_cast<float>(p.score), p.type};
-      if (p.type == PieceType::kUserDefined) {
-        user_max_ = std::max(user_max_, p.token.size());
-      }
+  // `info[id]`: score and type of each id; SentencePiece vocabs have no
+  // repeated pieces, so the vocab's string lookup finds every piece.
+  SentencePieceBpeModel(Vocab vocab, std::vector<PieceInfo> info, PieceModelOptions opt)
+      : vocab_(std::move(vocab)), info_(std::move(info)), opt_(opt) {
+    for (uint32_t id = 0; id < info_.size(); ++id) {
+      if (info_[id].type == PieceType::kUserDefined)
+        user_max_ = std::max(user_max_, vocab_.Token(id).size());
     }
     FindBytePieces(vocab_, byte_ids_);
   }
@@ -62,11 +66,10 @@ class SentencePieceBpeModel : public Model {
     auto maybe_add = [&](int left, int right) {
       if (left < 0 || right < 0 || symbols[left].freeze || symbols[right].freeze) return;
       std::string_view joined = s.substr(symbols[left].begin, symbols[left].size + symbols[right].size);
-      auto it = pieces_.find(joined);
-      if (it == pieces_.end()) return;
-      agenda.push({left, right, it->second.score, joined.size()});
-      if (it->second.type == PieceType::kUnused)
-        rev_merge[joined] = {text(symbols[left]), text(symbols[right])};
+      const PieceInfo* it = Mergeable(joined);
+      if (it == nullptr) return;
+      agenda.push({left, right, it->score, joined.size()});
+      if (it->type == PieceType::kUnused) rev_merge[joined] = {text(symbols[left]), text(symbols[right])};
     };
     for (size_t i = 1; i < symbols.size(); ++i) maybe_add(static_cast<int>(i) - 1, static_cast<int>(i));
     while (!agenda.empty()) {
@@ -96,36 +99,48 @@ class SentencePieceBpeModel : public Model {
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
 
+  void AccelSections(const uint8_t* base,
+                     std::vector<std::pair<uint32_t, std::string>>* out) const override {
+    const std::vector<uint32_t>& v = vocab_.built_slots();
+    std::string offsets = vocab_.RecordOffsetsPayload(base, 13);  // [u32 id][f64 score][u8 type]
+    if (v.empty() || offsets.empty()) return;
+    out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
+    out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
+  }
+
  private:
-  struct Info {
+  // The piece `w` if merging may produce it (normal, user-defined or
+  // unused), else null.
+  const PieceInfo* Mergeable(std::string_view w) const {
     uint32_t id;
-    float score;
-    PieceType type;
-  };
+    if (!vocab_.Find(w, &id) || id >= info_.size()) return nullptr;
+    const PieceInfo& p = info_[id];
+    return p.type == PieceType::kNormal || p.type == PieceType::kUserDefined || p.type == PieceType::kUnused
+               ? &p
+               : nullptr;
+  }
 
   // Longest user-defined piece at the start of s (0 if none).
   size_t UserDefinedPrefix(std::string_view s) const {
     for (size_t n = std::min(user_max_, s.size()); n > 0; --n) {
-      auto it = pieces_.find(s.substr(0, n));
-      if (it != pieces_.end() && it->second.type == PieceType::kUserDefined) return n;
+      const PieceInfo* p = Mergeable(s.substr(0, n));
+      if (p != nullptr && p->type == PieceType::kUserDefined) return n;
     }
     return 0;
   }
 
-  // SentencePiece's PieceToId: reserved pieces first, then the others, else unk.
+  // SentencePiece's PieceToId: the piece's id, else unk.
   uint32_t IdOf(std::string_view w) const {
-    auto r = reserved_.find(w);
-    if (r != reserved_.end()) return r->second.id;
-    auto it = pieces_.find(w);
-    return it != pieces_.end() ? it->second.id : opt_.unk_id;
+    uint32_t id;
+    return vocab_.Find(w, &id) ? id : opt_.unk_id;
   }
 
   void Resegment(std::string_view s, std::string_view w,
                  const std::unordered_map<std::string_view, std::pair<std::string_view, std::string_view>>& rev,
                  bool* prev_unk, std::vector<Token>* out) const {
     uint32_t id = IdOf(w);
-    auto it = pieces_.find(w);
-    if (it != pieces_.end() && it->second.type == PieceType::kUnused) {
+    const PieceInfo* it = Mergeable(w);
+    if (it != nullptr && it->type == PieceType::kUnused) {
       auto m = rev.find(w);
       if (m != rev.end()) {
         Resegment(s, m->second.first, rev, prev_unk, out);
@@ -147,28 +162,32 @@ class SentencePieceBpeModel : public Model {
   }
 
   Vocab vocab_;
+  std::vector<PieceInfo> info_;
   PieceModelOptions opt_;
-  std::unordered_map<std::string_view, Info> pieces_, reserved_;
   size_t user_max_ = 0;
   uint32_t byte_ids_[256];
 };
 
 }  // namespace
 
-std::unique_ptr<Model> MakeSentencePieceBpeModel(Vocab vocab, const std::vector<ScoredPiece>& pieces,
-                                                 PieceModelOptions options) {
-  return std::make_unique<SentencePieceBpeModel>(std::move(vocab), pieces, options);
-}
-
-Status ReadSentencePieceBpe(ByteReader& r, std::unique_ptr<Model>* out) {
+Status ReadSentencePieceBpe(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out) {
   uint32_t n;
   PieceModelOptions opt;
   MTOK_RETURN_IF_ERROR(ReadPieceModelHeader(r, true, &n, &opt));
   opt.sentencepiece = true;
   Vocab vocab;
-  std::vector<ScoredPiece> pieces;
-  MTOK_RETURN_IF_ERROR(ReadScoredPieces(r, n, true, opt, &vocab, &pieces));
-  *out = MakeSentencePieceBpeModel(std::move(vocab), pieces, opt);
+  std::vector<PieceInfo> info;
+  bool adopted;
+  MTOK_RETURN_IF_ERROR(AdoptVocab(r, trailer, n, &vocab, &adopted));
+  if (adopted) {
+    MTOK_RETURN_IF_ERROR(PieceInfoFromRecords(vocab, &info));
+  } else {
+    std::vector<ScoredPiece> pieces;
+    MTOK_RETURN_IF_ERROR(ReadScoredPieces(r, n, true, opt, &vocab, &pieces));
+    info = PieceInfoOf(pieces, vocab.id_limit());
+  }
+  if (!vocab.Has(opt.unk_id)) return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
+  *out = std::make_unique<SentencePieceBpeModel>(std::move(vocab), std::move(info), opt);
   return Status::Ok();
 }
 
