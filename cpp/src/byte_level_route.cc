@@ -84,7 +84,7 @@ void ByteLevelRoute::Encode(std::string_view s, std::vector<uint32_t>* ids) cons
   PieceCache& cache = CacheFor(serial_);
   matches.clear();
   if (scanner_) scanner_->FindAll(s, &matches);
-  else regex_->FindAll(s, &matches);
+  else ThrowIfError(regex_->FindAll(s, &matches));
   size_t prev = 0;
   for (auto [b, e] : matches) {
     if (!matches_only_ && prev < b) EncodePiece(s.substr(prev, b - prev), cache, ids);
