@@ -9,6 +9,7 @@ import os
 from ..errors import FormatError
 from ..format.writer import write_mtok
 from .detect import detect_format
+from .malformed import malformed_as_format_error
 from .mnn_txt import load_mnn_txt
 from .sentencepiece import load_sentencepiece
 from .tiktoken_file import load_tiktoken_file
@@ -55,8 +56,9 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
-    return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
-                                **legacy_options))
+    with malformed_as_format_error(path):
+        return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
+                                    **legacy_options))
 
 
 # File names tried, in order, when a folder is given.
