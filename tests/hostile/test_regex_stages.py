@@ -14,12 +14,12 @@ from mtok._native import testing as native
 CATASTROPHIC = r"(a+)+b"  # 2^n paths on n `a`s without a `b`
 
 
-def spec(pre_tokenizer=None, normalizer=None):
+def spec(pre_tokenizer=None, normalizer=None, added="<s>"):
     """A tiny BPE tokenizer.json with the given stages."""
     return {
         "version": "1.0", "truncation": None, "padding": None,
-        "added_tokens": [{"id": 2, "content": "<s>", "single_word": False, "lstrip": False,
-                          "rstrip": False, "normalized": False, "special": True}],
+        "added_tokens": [{"id": 2, "content": added, "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": added != "<s>", "special": True}],
         "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": None,
         "decoder": None,
         "model": {"type": "BPE", "dropout": None, "unk_token": "[UNK]",
@@ -64,6 +64,15 @@ def test_catastrophic_replace_normalizer(tmp_path):
     tok = load(tmp_path, normalizer=normalizer)
     assert tok.encode("aab") == [3]
     assert_budget_error(lambda: tok.encode("a" * 40))
+
+
+def test_catastrophic_normalizer_on_an_added_token(tmp_path):
+    # Normalized added tokens are normalized while loading: a FormatError.
+    normalizer = {"type": "Replace", "pattern": {"Regex": CATASTROPHIC}, "content": "b"}
+    start = time.perf_counter()
+    with pytest.raises(mtok.FormatError, match="added tokens: regex: .*backtracking budget"):
+        load(tmp_path, normalizer=normalizer, added="a" * 40)
+    assert time.perf_counter() - start < 1.0
 
 
 def test_linear_pattern_scales_past_the_base_budget():
