@@ -40,10 +40,12 @@ def split(pattern):
 
 
 def assert_budget_error(fn):
-    start = time.perf_counter()
+    # CPU time, not wall time: the limit is on mtok's work, which a loaded
+    # machine does not change (the matcher runs on this thread).
+    start = time.process_time()
     with pytest.raises(mtok.EncodeError, match="backtracking budget"):
         fn()
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 @pytest.mark.parametrize("n", [40, 1000, 100_000])
@@ -69,10 +71,10 @@ def test_catastrophic_replace_normalizer(tmp_path):
 def test_catastrophic_normalizer_on_an_added_token(tmp_path):
     # Normalized added tokens are normalized while loading: a FormatError.
     normalizer = {"type": "Replace", "pattern": {"Regex": CATASTROPHIC}, "content": "b"}
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(mtok.FormatError, match="added tokens: regex: .*backtracking budget"):
         load(tmp_path, normalizer=normalizer, added="a" * 40)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_linear_pattern_scales_past_the_base_budget():
