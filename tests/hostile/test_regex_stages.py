@@ -14,18 +14,18 @@ from mtok._native import testing as native
 CATASTROPHIC = r"(a+)+b"  # 2^n paths on n `a`s without a `b`
 
 
-def spec(pre_tokenizer=None, normalizer=None, added="<s>"):
+def spec(pre_tokenizer=None, normalizer=None, added="<s>", decoder=None):
     """A tiny BPE tokenizer.json with the given stages."""
     return {
         "version": "1.0", "truncation": None, "padding": None,
         "added_tokens": [{"id": 2, "content": added, "single_word": False, "lstrip": False,
                           "rstrip": False, "normalized": added != "<s>", "special": True}],
         "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": None,
-        "decoder": None,
+        "decoder": decoder,
         "model": {"type": "BPE", "dropout": None, "unk_token": "[UNK]",
                   "continuing_subword_prefix": None, "end_of_word_suffix": None,
                   "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-                  "vocab": {"a": 0, "[UNK]": 1, "<s>": 2, "b": 3, " ": 4}, "merges": []},
+                  "vocab": {"a": 0, "[UNK]": 1, "<s>": 2, "b": 3, " ": 4, "a" * 40: 5, "ab": 6}, "merges": []},
     }
 
 
@@ -74,6 +74,15 @@ def test_catastrophic_normalizer_on_an_added_token(tmp_path):
     start = time.process_time()
     with pytest.raises(mtok.FormatError, match="added tokens: regex: .*backtracking budget"):
         load(tmp_path, normalizer=normalizer, added="a" * 40)
+    assert time.process_time() - start < 1.0
+
+
+def test_catastrophic_replace_decoder_leaves_the_token(tmp_path):
+    # Decode cannot fail: the token the pattern backtracks too long on stays.
+    decoder = {"type": "Replace", "pattern": {"Regex": CATASTROPHIC}, "content": "x"}
+    tok = load(tmp_path, decoder=decoder)
+    start = time.process_time()
+    assert tok.decode([6, 5, 6]) == "x" + "a" * 40 + "x"
     assert time.process_time() - start < 1.0
 
 
