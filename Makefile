@@ -48,10 +48,11 @@ test-tiktoken-suite:
 # intercept C++ throws from the extension) and leak checking is off.
 ASAN_DIR ?= build/asan
 # Everything is several times slower under ASan (Python's allocations too):
-# the default set is the format and input tests, the regex unit tests and
-# the tiktoken parity subset; pass SANITIZE_TESTS=tests for everything.
-SANITIZE_TESTS ?= tests/format tests/hostile/test_input_limits.py tests/unit/test_regex.py \
-	tests/parity/test_tiktoken.py
+# the default set is the format and input tests, the regex unit and budget
+# tests and the tiktoken parity subset; pass SANITIZE_TESTS=tests for
+# everything.
+SANITIZE_TESTS ?= tests/format tests/hostile/test_input_limits.py tests/hostile/test_regex_stages.py \
+	tests/unit/test_regex.py tests/parity/test_tiktoken.py
 sanitize:
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTOK_SANITIZE=ON \
 		-DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null

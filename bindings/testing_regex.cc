@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/regex.h"
+#include "errors.h"
 
 namespace nb = nanobind;
 
@@ -32,11 +33,15 @@ std::unique_ptr<mtok::Regex> Compile(std::string_view pattern, std::string_view 
   return re;
 }
 
-// Byte offsets (begin, end) of every match.
+// Byte offsets (begin, end) of every match; EncodeError over the budget.
 std::vector<std::pair<size_t, size_t>> FindAll(const mtok::Regex& re, std::string_view text) {
   std::vector<std::pair<size_t, size_t>> out;
-  nb::gil_scoped_release release;
-  re.FindAll(text, &out);
+  mtok::Status st;
+  {
+    nb::gil_scoped_release release;
+    st = re.FindAll(text, &out);
+  }
+  if (!st.ok()) mtok_py::Raise(st);
   return out;
 }
 

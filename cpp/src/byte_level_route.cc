@@ -49,7 +49,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   matches.clear();
   ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text
   if (scanner_) scanner_->FindAll(s, &matches);
-  else regex_->FindAll(s, &matches);
+  else ThrowIfError(regex_->FindAll(s, &matches));
   size_t prev = 0;
   for (auto [b, e] : matches) {
     if (!matches_only_ && prev < b) EncodePiece(s.substr(prev, b - prev), cache, ids);

@@ -18,6 +18,16 @@ class ByteBpe;
 class Regex;
 class Scanner;
 
+// Thrown by a stage that cannot finish its piece (a regex over its
+// backtracking budget) through the void stage interfaces below; Tokenizer
+// catches it and returns the Status. It never leaves the core.
+struct StageError {
+  Status status;
+};
+inline void ThrowIfError(Status st) {
+  if (!st.ok()) throw StageError{std::move(st)};
+}
+
 struct Span {
   uint32_t begin = 0, end = 0;
 };

@@ -17,7 +17,11 @@ Tokenizer::~Tokenizer() = default;
 
 Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out) {
   std::unique_ptr<Tokenizer> t(new Tokenizer());
-  MTOK_RETURN_IF_ERROR(ReadMtok(std::move(bytes), t->f_.get()));
+  try {  // added tokens are normalized while loading
+    MTOK_RETURN_IF_ERROR(ReadMtok(std::move(bytes), t->f_.get()));
+  } catch (StageError& e) {
+    return FormatError("normalizing the added tokens: " + e.status.message());
+  }
   const Tokenizer& self = *t;
   t->f_->post.ResolveTokens([&](uint32_t id) {
     std::string s;
@@ -30,6 +34,17 @@ Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Toke
 
 Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt,
                                  uint32_t type_id, Encoding* seq) const {
+  try {
+    RunPipeline(text, opt, type_id, seq);
+  } catch (StageError& e) {
+    seq->ids.clear();
+    return std::move(e.status);
+  }
+  return Status::Ok();
+}
+
+void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
+                            Encoding* seq) const {
   std::vector<Piece> pieces(1);
   pieces[0].text.assign(text);
   pieces[0].at_input_start = true;
@@ -73,7 +88,6 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
       ++word;
     }
   }
-  return Status::Ok();
 }
 
 namespace {

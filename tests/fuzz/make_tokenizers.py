@@ -4,7 +4,9 @@ fuzz_encode target (MTOK_FUZZ_TOKENIZER) and the encode seeds.
     PYTHONPATH=src:tests python tests/fuzz/make_tokenizers.py build/fuzz/tokenizers
 """
 
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 import mtok
@@ -26,6 +28,26 @@ FAMILIES = {
     "t5_spm": ("tokenizers", "t5-small", "spiece.model"),          # SentencePiece Unigram
 }
 
+# GPT-2's split pattern in a group, so no hand-written scanner recognises it
+# and the backtracking regex engine (with its budget) runs instead.
+GENERIC_REGEX = (r"""(?:'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)""")
+SPLIT = {"type": "Split", "pattern": {"Regex": GENERIC_REGEX}, "behavior": "Isolated", "invert": False}
+BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
+# gpt2 with regex stages: name -> pre-tokenizers. [Split, ByteLevel] takes the
+# byte-level fast route; with Whitespace (also a regex) first, the general one.
+REGEX_VARIANTS = {
+    "gpt2_regex": [SPLIT, BYTE_LEVEL],
+    "gpt2_whitespace": [{"type": "Whitespace"}, SPLIT, BYTE_LEVEL],
+}
+
+
+def regex_variant(pre_tokenizers: list, dest: Path) -> Path:
+    spec = json.loads(file_path("tokenizers", "gpt2", "tokenizer.json").read_text())
+    spec["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": pre_tokenizers}
+    spec["normalizer"] = {"type": "Replace", "pattern": {"Regex": r"(?:\r\n|\r)+"}, "content": "\n"}
+    dest.write_text(json.dumps(spec))
+    return dest
+
 
 def main(out_dir: str) -> None:
     out = Path(out_dir)
@@ -37,6 +59,11 @@ def main(out_dir: str) -> None:
         except mtok.MtokError as e:  # a family mtok cannot convert yet
             print(f"{name}: skipped ({e})")
             continue
+        (out / f"{name}.mtok").write_bytes(data)
+        print(f"{name}: {len(data)} bytes")
+    for name, pre_tokenizers in REGEX_VARIANTS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            data = to_mtok_bytes(str(regex_variant(pre_tokenizers, Path(tmp) / "tokenizer.json")))
         (out / f"{name}.mtok").write_bytes(data)
         print(f"{name}: {len(data)} bytes")
 

@@ -110,6 +110,9 @@ class Tokenizer {
   Tokenizer();
   Status EncodeSequence(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
                         Encoding* seq) const;
+  // EncodeSequence's work; a stage that fails throws StageError.
+  void RunPipeline(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
+                   Encoding* seq) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
   std::unique_ptr<LoadedFile> f_;
 };

@@ -16,8 +16,9 @@
 // repetitions of one character class keep O(1) stack. Cost is linear on the
 // GPT-2, cl100k/Llama-3, Qwen and o200k patterns for any input. In general a
 // backtracking search can be quadratic (a pattern that scans to the end of
-// the text and fails, at every start position) or worse with nested
-// quantifiers, like Oniguruma and fancy-regex themselves.
+// the text and fails, at every start position) or exponential with nested
+// quantifiers, like Oniguruma and fancy-regex themselves; a budget per match
+// attempt turns the exponential case into an error (see FindAll).
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -52,16 +53,18 @@ class Regex {
                         std::unique_ptr<Regex>* out);
   ~Regex();
 
-  // Leftmost-first match starting at or after byte offset `from` (a character
-  // boundary) of valid UTF-8 `text`; anchors and lookahead see all of text.
+  // All non-overlapping matches as (begin, end) byte offsets of valid UTF-8
+  // `text`, as find_iter in Oniguruma's Rust binding and in the regex crate:
+  // after a match the search resumes at its end; an empty match is skipped
+  // when it ends where the previous match ended, and the next search then
+  // starts one character later. Anchors and lookahead see all of text.
   // Thread-safe: const, no shared mutable state.
-  bool Find(std::string_view text, size_t from, size_t* match_begin, size_t* match_end) const;
-
-  // All non-overlapping matches as (begin, end) byte offsets, as find_iter in
-  // Oniguruma's Rust binding and in the regex crate: after a match the search
-  // resumes at its end; an empty match is skipped when it ends where the
-  // previous match ended, and the next search then starts one character later.
-  void FindAll(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
+  //
+  // A match attempt that backtracks more than its budget (regex_program.h:
+  // 10 million resumptions plus 64 per byte it reached) stops the search
+  // with EncodeError; *out then holds the matches found before it.
+  [[nodiscard]] Status FindAll(std::string_view text,
+                               std::vector<std::pair<size_t, size_t>>* out) const;
 
  private:
   explicit Regex(std::unique_ptr<regex_internal::Program> program);

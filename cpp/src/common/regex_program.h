@@ -47,12 +47,24 @@ struct Program {
 
 Status CompileAst(const Ast& ast, Program* program);
 
+enum class MatchResult : uint8_t { kNoMatch, kMatch, kOverBudget };
+
+// Backtracking budget of one match attempt, counted in resumptions of a
+// backtrack point: the unit of Oniguruma's retry-limit-in-match, whose
+// default (10,000,000, kept by HF tokenizers) is the base. It grows with the
+// text the attempt has reached, so a linear-time pattern never meets it on a
+// long input; nested quantifiers such as (a+)+b meet it in a fraction of a
+// second instead of running for years.
+constexpr uint64_t kRetryBase = 10'000'000;
+constexpr uint64_t kRetryPerByte = 64;
+
 // Backtracking matcher over one text; reusable for many MatchAt calls.
 class Matcher {
  public:
   Matcher(const Program& program, std::string_view text);
-  // Whether the pattern matches at byte offset `start`; sets *end if so.
-  bool MatchAt(size_t start, size_t* end);
+  // Whether the pattern matches at byte offset `start` (sets *end if so), or
+  // kOverBudget when the attempt ran out of backtracking budget.
+  MatchResult MatchAt(size_t start, size_t* end);
 
  private:
   // A backtrack point; see regex_vm.cc for the kinds.
@@ -63,11 +75,16 @@ class Matcher {
     size_t aux;
   };
   bool Check(AssertKind kind, size_t pos) const;
+  // Whether the attempt from `start` may keep backtracking after one more
+  // resumption at `pos`.
+  bool WithinBudget(size_t start, size_t pos);
 
   const Program& prog_;
   std::string_view text_;
   std::vector<Frame> stack_;
   std::vector<size_t> slots_;
+  uint64_t retries_ = 0, retry_limit_ = 0;
+  size_t furthest_ = 0;  // the furthest position a failure happened at
 };
 
 }  // namespace mtok::regex_internal

@@ -50,10 +50,20 @@ bool Matcher::Check(AssertKind kind, size_t pos) const {
   return false;
 }
 
-bool Matcher::MatchAt(size_t start, size_t* end) {
+bool Matcher::WithinBudget(size_t start, size_t pos) {
+  if (pos > furthest_) furthest_ = pos;
+  if (++retries_ <= retry_limit_) return true;
+  retry_limit_ = kRetryBase + kRetryPerByte * (furthest_ - start);
+  return retries_ <= retry_limit_;
+}
+
+MatchResult Matcher::MatchAt(size_t start, size_t* end) {
   const std::vector<Inst>& insts = prog_.insts;
   const size_t n = text_.size();
   stack_.clear();
+  retries_ = 0;
+  retry_limit_ = kRetryBase;
+  furthest_ = start;
   uint32_t pc = 0;
   size_t pos = start;
   int len = 0;
@@ -131,11 +141,12 @@ bool Matcher::MatchAt(size_t start, size_t* end) {
         continue;
       case Op::kMatch:
         *end = pos;
-        return true;
+        return MatchResult::kMatch;
     }
     // Failure: resume at the most recent backtrack point.
+    if (!WithinBudget(start, pos)) return MatchResult::kOverBudget;
     for (;;) {
-      if (stack_.empty()) return false;
+      if (stack_.empty()) return MatchResult::kNoMatch;
       Frame& f = stack_.back();
       if (f.kind == kBranch) {
         pc = f.pc;

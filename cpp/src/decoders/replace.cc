@@ -26,7 +26,9 @@ class ReplaceDecoder : public Decoder {
     for (std::string& t : *tokens) {
       m.clear();
       if (re_) {
-        re_->FindAll(t, &m);
+        // Decode cannot fail: a token the pattern backtracks too long on
+        // (only a hostile file's vocab can hold one) is left as it is.
+        if (!re_->FindAll(t, &m).ok()) continue;
       } else if (!literal_.empty()) {
         for (size_t at = t.find(literal_); at != std::string::npos;
              at = t.find(literal_, at + literal_.size()))

@@ -13,6 +13,7 @@
 
 #include "common/flat_hash.h"
 #include "common/hash_index.h"
+#include "common/utf8.h"
 
 namespace mtok {
 
@@ -65,6 +66,15 @@ class Vocab {
   std::string_view Token(uint32_t id) const {
     if (records_.offsets != nullptr) return records_.Token(id);
     return id < by_id_.size() ? by_id_[id] : std::string_view();
+  }
+  // Token for output (IdToToken: decode, id_to_token), which must be UTF-8.
+  // Mapped records are not parsed at load, so a damaged file's record may
+  // not be: it then names no token. Parsed tokens were checked when read.
+  std::string_view TokenText(uint32_t id) const {
+    std::string_view t = Token(id);
+    size_t bad;
+    if (records_.offsets != nullptr && !utf8::validate(t, &bad)) return {};
+    return t;
   }
   bool Has(uint32_t id) const { return Token(id).data() != nullptr; }
   // The n bytes that follow id's token in its mapped record, or null when

@@ -50,7 +50,7 @@ class RegexReplace : public Normalizer {
       : re_(std::move(re)), content_(std::move(content)) {}
   void Normalize(Piece* p) const override {
     std::vector<std::pair<size_t, size_t>> matches;
-    re_->FindAll(p->text, &matches);
+    ThrowIfError(re_->FindAll(p->text, &matches));
     ReplaceMatches(p, matches, content_);
   }
 

@@ -12,7 +12,7 @@ void SplitPattern::FindAll(std::string_view text,
     return;
   }
   if (regex) {
-    regex->FindAll(text, out);
+    ThrowIfError(regex->FindAll(text, out));
     return;
   }
   if (literal.empty()) return;

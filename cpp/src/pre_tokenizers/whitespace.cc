@@ -30,7 +30,8 @@ class WhitespacePreTokenizer : public PreTokenizer {
   void Apply(std::vector<Piece>* pieces) const override {
     std::vector<std::pair<size_t, size_t>> matches;
     SplitEach(pieces, [&](Piece& p, std::vector<Piece>* out) {
-      re_->FindAll(p.text, &matches);
+      matches.clear();  // FindAll appends
+      ThrowIfError(re_->FindAll(p.text, &matches));
       SplitPiece(p, matches, SplitBehavior::kRemoved, /*invert=*/true, out);
     });
   }

@@ -5,6 +5,7 @@ import shlex
 import sys
 
 from ..convert import load_spec
+from ..convert.malformed import malformed_as_format_error
 from ..format.writer import write_mtok
 
 _YES_NO = {"yes": True, "no": False}
@@ -65,12 +66,14 @@ def _option_flags(options: dict) -> str:
 
 
 def run(args) -> int:
-    spec = load_spec(args.source, pattern=args.pattern, **_legacy_options(args))
+    with malformed_as_format_error(args.source):
+        spec = load_spec(args.source, pattern=args.pattern, **_legacy_options(args))
     if not args.legacy_txt:
         if args.legacy_type is not None or args.allow_loss:
             print("mtok: --legacy-type and --allow-loss apply only with --legacy-txt", file=sys.stderr)
             return 2
-        data = write_mtok(spec)
+        with malformed_as_format_error(args.source):
+            data = write_mtok(spec)
         _write(args.output, data)
         print(f"wrote {args.output} ({len(data)} bytes)")
         return 0

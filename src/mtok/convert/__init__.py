@@ -9,6 +9,7 @@ import os
 
 from ..errors import FormatError
 from .detect import detect_format
+from .malformed import malformed_as_format_error
 
 # The importer of each format that holds a spec to convert, as (module,
 # function): imported on first use, so `import mtok` stays fast (the
@@ -59,8 +60,9 @@ def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_
                   **legacy_options) -> bytes:
     from ..format.writer import write_mtok
 
-    return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
-                                **legacy_options))
+    with malformed_as_format_error(path):
+        return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
+                                    **legacy_options))
 
 
 # File names tried, in order, when a folder is given.

@@ -56,7 +56,7 @@ class BpeModel : public Model {
     }
   }
 
-  std::string_view IdToToken(uint32_t id) const override { return vocab_.Token(id); }
+  std::string_view IdToToken(uint32_t id) const override { return vocab_.TokenText(id); }
   bool TokenToId(std::string_view t, uint32_t* id) const override { return vocab_.Find(t, id); }
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }

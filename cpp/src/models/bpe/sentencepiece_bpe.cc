@@ -92,7 +92,7 @@ class SentencePieceBpeModel : public Model {
     }
   }
 
-  std::string_view IdToToken(uint32_t id) const override { return vocab_.Token(id); }
+  std::string_view IdToToken(uint32_t id) const override { return vocab_.TokenText(id); }
   bool TokenToId(std::string_view token, uint32_t* id) const override {
     return vocab_.Find(token, id);
   }

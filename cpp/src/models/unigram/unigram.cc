@@ -107,7 +107,7 @@ class UnigramModel : public Model {
     Run(text, [&](uint32_t id, size_t, size_t) { ids->push_back(id); });
   }
 
-  std::string_view IdToToken(uint32_t id) const override { return vocab_.Token(id); }
+  std::string_view IdToToken(uint32_t id) const override { return vocab_.TokenText(id); }
   bool TokenToId(std::string_view token, uint32_t* id) const override {
     return vocab_.Find(token, id);
   }
