@@ -116,6 +116,34 @@ def test_normalizer_every_code_point(spec):
     assert_normalizer_matches(spec, every_code_point_texts())
 
 
+@pytest.mark.parametrize("form", ["NFC", "NFKC"])
+def test_unicode_form_every_code_point(form):
+    assert_normalizer_matches({"type": form}, every_code_point_texts())
+    assert_normalizer_matches({"type": form}, ["plain ascii words", "Café ÀÉÎ ¿¡ «»", "x \u2019\u201c ok\u201d",
+                                               "e\u0301 \u1100\u1161 \u0b47\u0b3e \u1b05\u1b35 👍🏽"])
+
+
+def test_nfc_shortcut_premise():
+    """unicode_form.cc skips NFC for text whose characters are each stable
+    and combine with nothing: that holds if every canonical pair's second
+    character has a combining class or lies in a script the shortcut
+    excludes. Checked over Unicode's own decompositions."""
+    unicodedata2 = pytest.importorskip("unicodedata2")
+
+    def excluded(cp):
+        return (0x0900 <= cp < 0x1200 or 0x1B00 <= cp < 0x1B80
+                or (cp >= 0x10000 and not 0x1F000 <= cp < 0x1FB00))
+
+    for cp in range(0x110000):
+        d = unicodedata2.decomposition(chr(cp))
+        if not d or d.startswith("<"):
+            continue
+        parts = [int(x, 16) for x in d.split()]
+        if len(parts) == 2:
+            second = parts[1]
+            assert unicodedata2.combining(chr(second)) or excluded(second), hex(cp)
+
+
 def precompiled_spec():
     import corpus
 

@@ -1,5 +1,7 @@
 #include <algorithm>
 
+#include "common/unicode_norm.h"
+#include "common/utf8.h"
 #include "normalizers/char_map.h"
 #include "normalizers/normalizers.h"
 
@@ -12,12 +14,7 @@ class UnicodeFormNormalizer : public Normalizer {
  public:
   explicit UnicodeFormNormalizer(unicode::NormForm form) : form_(form) {}
   void Normalize(Piece* p) const override {
-    // ASCII is invariant under every form.
-    bool ascii = true;
-    for (unsigned char c : p->text) {
-      if (c >= 0x80) { ascii = false; break; }
-    }
-    if (ascii) return;
+    if (Unchanged(p->text)) return;
     DecodedText in = DecodePiece(*p);
     std::u32string out;
     std::vector<uint32_t> src;
@@ -30,6 +27,42 @@ class UnicodeFormNormalizer : public Normalizer {
   }
 
  private:
+  // True when the form cannot change `text`: ASCII is invariant under every
+  // form. For NFC, so is any text of characters that NFC leaves alone one
+  // at a time and that never combine with a neighbour: everything below
+  // U+0300 (NFC_Quick_Check=Yes, no combining marks), and characters of
+  // combining class 0 whose NFC is themselves, outside the scripts where a
+  // class-0 sign composes with the letter before it.
+  bool Unchanged(std::string_view text) const {
+    bool ascii = true;
+    for (unsigned char c : text) {
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return true;
+    if (form_ != unicode::NormForm::NFC) return false;
+    std::u32string one, out;
+    for (size_t i = 0; i < text.size();) {
+      int len;
+      const char32_t cp = utf8::decode(text, i, &len);
+      i += len;
+      if (cp < 0x300) continue;
+      // Scripts with vowel signs or jamo of combining class 0 that compose
+      // with the preceding letter: Indic to Myanmar, Hangul jamo, Balinese,
+      // and the Brahmic scripts of plane 1 (emoji stay on the fast path).
+      if (cp >= 0x0900 && cp < 0x1200) return false;
+      if (cp >= 0x1B00 && cp < 0x1B80) return false;
+      if (cp >= 0x10000 && !(cp >= 0x1F000 && cp < 0x1FB00)) return false;
+      if (unicode::combining_class(cp) != 0) return false;
+      one.assign(1, cp);
+      unicode::normalize(form_, one, &out, nullptr);
+      if (out != one) return false;
+    }
+    return true;
+  }
+
   unicode::NormForm form_;
 };
 
