@@ -246,3 +246,16 @@ def test_bert_roberta_templates(kind):
     assert expand(single) == (e.ids, e.type_ids)
     e = ref.encode("a", "b")
     assert expand(pair) == (e.ids, e.type_ids)
+
+
+@pytest.mark.parametrize("pattern,content", [(" {2,}", " "), ("a{3,}", "A"), ("0{1,}", ""), (" {2,}", "__")])
+def test_regex_replace_of_a_repeated_character(pattern, content):
+    """`X{n,}` patterns run without the regex engine (RunReplace): same ids
+    and offsets as HF's regex."""
+    spec = {"type": "Replace", "pattern": {"Regex": pattern}, "content": content}
+    texts = SAMPLES + ["a  b   c    d", "  lead", "trail  ", "aaaa aa aaa a", "x000y0z", "  ", " a ",
+                       "\u00e9  \u00e9   e\u0301  "]
+    ref, ours = pair_for(normalizer=spec, pre_tokenizer={"type": "WhitespaceSplit"}, texts=texts + [content])
+    for t in texts:
+        e, o = ref.encode(t), ours.encode(t, return_encoding=True)
+        assert (o.ids, o.offsets) == (e.ids, e.offsets), repr(t)

@@ -93,6 +93,12 @@ Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string*
       if (t == c::kReplace) {
         *out = MakeReplaceNormalizer(std::string(pattern), std::string(content));
       } else {
+        char c;
+        size_t min;
+        if (ParseRunPattern(pattern, &c, &min)) {
+          *out = MakeRunReplaceNormalizer(c, min, std::string(content));
+          return Status::Ok();
+        }
         std::unique_ptr<Regex> re;
         MTOK_RETURN_IF_ERROR(CompileFileRegex(r, pat_at, pattern, RegexDialect::kOniguruma, &re));
         *out = MakeRegexReplaceNormalizer(std::move(re), std::string(content));

@@ -17,6 +17,10 @@ NormalizerPtr MakeSequenceNormalizer(std::vector<NormalizerPtr> parts);
 NormalizerPtr MakePrependNormalizer(std::string prepend);
 NormalizerPtr MakeReplaceNormalizer(std::string pattern, std::string content);
 NormalizerPtr MakeRegexReplaceNormalizer(std::unique_ptr<Regex> pattern, std::string content);
+// Regex patterns of the form `X{n,}` (X an ASCII letter, digit or space)
+// run without the regex engine: ParseRunPattern recognises them.
+bool ParseRunPattern(std::string_view pattern, char* c, size_t* min);
+NormalizerPtr MakeRunReplaceNormalizer(char c, size_t min, std::string content);
 NormalizerPtr MakeStripNormalizer(bool left, bool right);
 NormalizerPtr MakeUnicodeFormNormalizer(unicode::NormForm form);
 NormalizerPtr MakeLowercaseNormalizer();

@@ -59,7 +59,55 @@ class RegexReplace : public Normalizer {
   std::string content_;
 };
 
+// A regex Replace whose pattern is one ASCII letter, digit or space
+// repeated at least `min` times ("` {2,}`", XLM-R's space collapsing): the
+// regex's leftmost-greedy matches are exactly the runs of that byte at
+// least `min` long, found here without the regex engine.
+class RunReplace : public Normalizer {
+ public:
+  RunReplace(char c, size_t min, std::string content) : c_(c), min_(min), content_(std::move(content)) {}
+  void Normalize(Piece* p) const override {
+    thread_local std::vector<std::pair<size_t, size_t>> matches;
+    matches.clear();
+    const std::string& t = p->text;
+    for (size_t at = t.find(c_); at != std::string::npos; at = t.find(c_, at)) {
+      size_t end = at;
+      while (end < t.size() && t[end] == c_) ++end;
+      if (end - at >= min_) matches.emplace_back(at, end);
+      at = end;
+    }
+    ReplaceMatches(p, matches, content_);
+  }
+
+ private:
+  char c_;
+  size_t min_;
+  std::string content_;
+};
+
 }  // namespace
+
+bool ParseRunPattern(std::string_view pattern, char* c, size_t* min) {
+  // X{n,} with X in [A-Za-z0-9 ] and 1 <= n <= 99.
+  if (pattern.size() < 5 || pattern.size() > 6 || pattern[1] != '{' || pattern.substr(pattern.size() - 2) != ",}")
+    return false;
+  const char x = pattern[0];
+  const bool plain = x == ' ' || (x >= 'a' && x <= 'z') || (x >= 'A' && x <= 'Z') || (x >= '0' && x <= '9');
+  if (!plain) return false;
+  size_t n = 0;
+  for (char d : pattern.substr(2, pattern.size() - 4)) {
+    if (d < '0' || d > '9') return false;
+    n = n * 10 + static_cast<size_t>(d - '0');
+  }
+  if (n == 0) return false;
+  *c = x;
+  *min = n;
+  return true;
+}
+
+NormalizerPtr MakeRunReplaceNormalizer(char c, size_t min, std::string content) {
+  return std::make_unique<RunReplace>(c, min, std::move(content));
+}
 
 NormalizerPtr MakeReplaceNormalizer(std::string pattern, std::string content) {
   return std::make_unique<LiteralReplace>(std::move(pattern), std::move(content));
