@@ -68,3 +68,15 @@ def test_chat(tmp_path, capsys):
     tok = mtok.Tokenizer.from_file(out)
     assert [int(x) for x in ids.split()] == tok.apply_chat_template(
         [{"role": "user", "content": "Hi"}], tokenize=True)
+
+
+def test_inspect_runtime(tmp_path, capsys):
+    """--runtime loads the file and prints how it runs."""
+    src = corpus.file_path("tokenizers", "t5-small", "tokenizer.json")
+    out = tmp_path / "t5.mtok"
+    assert run(capsys, "export", str(src), "-o", str(out))[0] == 0
+    code, text, _ = run(capsys, "inspect", str(out), "--runtime")
+    assert code == 0
+    assert "runtime:" in text
+    assert "ids_route: Metaspace words, straight to the model" in text
+    assert "unigram_trie_source: mapped from the file (UTRI)" in text
