@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <mutex>
 
 #include "common/huge_pages.h"
 #include "format/accel.h"
