@@ -118,38 +118,29 @@ size_t Gpt2(std::string_view s, size_t i) {
   return (c & kSpace) ? Spaces(s, i, AsciiFamily::kGpt2) : kUndecided;
 }
 
-size_t Llama3(std::string_view s, size_t i, size_t max_digits, AsciiFamily family) {
+// Llama-3/Qwen/cl100k and o200k share their shape: an optional prefix
+// character before a word ([^\r\n\p{L}\p{N}]?), \p{N}{1,k}, then
+// ` ?[^\s\p{L}\p{N}]+` with trailing `trailing` bytes, then whitespace.
+// They differ in the word (`word(s, at)`, from a letter) and contractions.
+template <typename Word>
+size_t PrefixedWords(std::string_view s, size_t i, AsciiFamily family, size_t max_digits,
+                     uint8_t trailing, Word word) {
   const uint8_t c = ClassAt(s, i);
-  if (s[i] == '\'') return kUndecided;  // contractions come first
-  if (c & kLetter) return Run(s, i, kLetter);
+  if (c & kLetter) return word(s, i);
   if (c & kDigit) return Run(s, i, kDigit, max_digits);
   const uint8_t next = ClassAt(s, i + 1);
   const bool prefix = (c & kOther) || ((c & kSpace) && !(c & kNewline));
-  if (prefix && (next & kLetter)) return Run(s, i + 1, kLetter);
+  if (prefix && (next & kLetter)) return word(s, i + 1);
   if (next & kHigh) return kUndecided;
   size_t from;
   if (c & kOther) from = i;
   else if (s[i] == ' ' && (next & kOther)) from = i + 1;
   else return Spaces(s, i, family);
   const size_t e = Run(s, from, kOther);
-  return e == kUndecided ? kUndecided : AsciiRun(s, e, kNewline);
+  return e == kUndecided ? kUndecided : AsciiRun(s, e, trailing);
 }
 
-size_t O200k(std::string_view s, size_t i) {
-  const uint8_t c = ClassAt(s, i);
-  if (c & kLetter) return CasedWord(s, i);
-  if (c & kDigit) return Run(s, i, kDigit, 3);
-  const uint8_t next = ClassAt(s, i + 1);
-  const bool prefix = (c & kOther) || ((c & kSpace) && !(c & kNewline));
-  if (prefix && (next & kLetter)) return CasedWord(s, i + 1);
-  if (next & kHigh) return kUndecided;
-  size_t from;
-  if (c & kOther) from = i;
-  else if (s[i] == ' ' && (next & kOther)) from = i + 1;
-  else return Spaces(s, i, AsciiFamily::kO200k);
-  const size_t e = Run(s, from, kOther);
-  return e == kUndecided ? kUndecided : AsciiRun(s, e, kNewline | kSlash);
-}
+size_t LetterRun(std::string_view s, size_t i) { return Run(s, i, kLetter); }
 
 }  // namespace
 
@@ -158,8 +149,11 @@ size_t AsciiMatch(AsciiFamily family, size_t max_digits, std::string_view s, siz
   switch (family) {
     case AsciiFamily::kGpt2: return Gpt2(s, i);
     case AsciiFamily::kLlama3:
-    case AsciiFamily::kCl100k: return Llama3(s, i, max_digits, family);
-    case AsciiFamily::kO200k: return O200k(s, i);
+    case AsciiFamily::kCl100k:
+      if (s[i] == '\'') return kUndecided;  // contractions come first
+      return PrefixedWords(s, i, family, max_digits, kNewline, LetterRun);
+    case AsciiFamily::kO200k:  // '/' is already in the punctuation run
+      return PrefixedWords(s, i, family, max_digits, kNewline | kSlash, CasedWord);
     case AsciiFamily::kNone: break;
   }
   return kUndecided;

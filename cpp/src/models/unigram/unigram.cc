@@ -66,23 +66,14 @@ double UnknownScore(const std::vector<ScoredPiece>& pieces, bool spm) {
 }
 
 // The trie walk counts bits at every step: with the POPCNT instruction
-// that is one instruction instead of a library call. Both builds of the
-// lattice are the same code; the CPU picks one once per process.
-void LatticePortable(bool spm, const BitmapTrie& trie, const uint8_t* s, size_t n,
-                     const LatticeParams& p, LatticeBest* best) {
+// that is one instruction instead of a library call. GCC builds the lattice
+// twice and the loader picks the clone the CPU supports.
+__attribute__((target_clones("popcnt", "default"))) void Lattice(bool spm, const BitmapTrie& trie,
+                                                                   const uint8_t* s, size_t n,
+                                                                   const LatticeParams& p,
+                                                                   LatticeBest* best) {
   if (spm) ViterbiSentencePiece(trie, s, n, p, best);
   else ViterbiHf(trie, s, n, p, best);
-}
-__attribute__((target("popcnt"))) void LatticePopcnt(bool spm, const BitmapTrie& trie, const uint8_t* s,
-                                                     size_t n, const LatticeParams& p, LatticeBest* best) {
-  if (spm) ViterbiSentencePiece(trie, s, n, p, best);
-  else ViterbiHf(trie, s, n, p, best);
-}
-void Lattice(bool spm, const BitmapTrie& trie, const uint8_t* s, size_t n, const LatticeParams& p,
-             LatticeBest* best) {
-  static const bool popcnt = __builtin_cpu_supports("popcnt");
-  if (popcnt) LatticePopcnt(spm, trie, s, n, p, best);
-  else LatticePortable(spm, trie, s, n, p, best);
 }
 
 class UnigramModel : public Model {
@@ -127,9 +118,10 @@ class UnigramModel : public Model {
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
     out->emplace_back("unigram_trie_nodes", std::to_string(n_nodes_));
     out->emplace_back("unigram_trie_source", mapped_ ? "mapped from the file (UTRI)" : "built at load");
-    out->emplace_back("unigram_trie_pages", pages_state_.load(std::memory_order_acquire) == kMoved
-                                                ? HugePageRegion::KindName(huge_.kind())
-                                                : "not moved yet (moves after 64 KB of input)");
+    const char* pages = "not moved yet (moves after 64 KB of input)";
+    if (pages_state_.load(std::memory_order_acquire) == kMoved)
+      pages = huge_.data() ? HugePageRegion::KindName(huge_.kind()) : "not moved (no memory for a copy)";
+    out->emplace_back("unigram_trie_pages", pages);
   }
 
  private:
