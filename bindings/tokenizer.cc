@@ -4,6 +4,7 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include "common/scratch.h"
 #include "errors.h"
 #include "py_tokenizer.h"
 
@@ -38,14 +39,16 @@ nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
-  std::vector<uint32_t> ids;
+  thread_local std::vector<uint32_t> ids;  // reused: its capacity stays
   mtok::Status st;
   {
     nb::gil_scoped_release release;
     st = self.tok->EncodeIds(s, opt, &ids);
   }
   mtok_py::Check(st);
-  return self.id_objects->List(ids);
+  nb::list out = self.id_objects->List(ids);
+  mtok::TrimScratch(ids);
+  return out;
 }
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,

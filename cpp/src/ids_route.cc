@@ -5,12 +5,13 @@
 
 namespace mtok {
 
-std::unique_ptr<IdsRoute> MakeIdsRoute(const PreTokenizer* pre, const Model& model) {
+std::unique_ptr<IdsRoute> MakeIdsRoute(const Normalizer* fusable, const PreTokenizer* pre,
+                                       const Model& model) {
   if (pre == nullptr) return nullptr;
   if (auto r = ByteLevelRoute::Make(pre, model)) return r;
   std::vector<PreTokenizerStage> stages;
   pre->Describe(&stages);
-  return MetaspaceRoute::Make(stages, model);
+  return MetaspaceRoute::Make(fusable, stages, model);
 }
 
 }  // namespace mtok

@@ -17,10 +17,15 @@ class IdsRoute {
   // Appends the ids of one normalized segment (text between added tokens);
   // `at_input_start`: the segment starts at offset 0 of the input.
   virtual void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const = 0;
+  // True when Encode takes the segment before normalization and runs the
+  // pipeline's normalizer itself (fused); otherwise it takes it normalized.
+  virtual bool Normalizes() const { return false; }
   virtual const char* Name() const = 0;
 };
 
-// The route for this pre-tokenizer and model, or null for the general path.
-std::unique_ptr<IdsRoute> MakeIdsRoute(const PreTokenizer* pre, const Model& model);
+// The route for this pipeline, or null for the general path. `fusable`:
+// the pipeline's normalizer when a route may run it itself, else null.
+std::unique_ptr<IdsRoute> MakeIdsRoute(const Normalizer* fusable, const PreTokenizer* pre,
+                                       const Model& model);
 
 }  // namespace mtok

@@ -1,13 +1,135 @@
 #include "metaspace_route.h"
 
-#include <cstring>
-
+#include "common/scratch.h"
 #include "common/unicode.h"
 #include "common/utf8.h"
+#include "normalizers/precompiled.h"
 #include "piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
 
 namespace mtok {
+
+namespace {
+
+// Lead bytes of the White_Space characters outside ASCII (all in the BMP).
+const bool* WhiteSpaceLeadBytes() {
+  static const auto* table = [] {
+    auto* t = new bool[256]();
+    for (char32_t cp = 0x80; cp < 0x10000; ++cp) {
+      if (unicode::is_white_space(cp)) {
+        std::string s;
+        utf8::append(s, cp);
+        t[static_cast<uint8_t>(s[0])] = true;
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+// HF WhitespaceSplit (when present) then Metaspace, over normalized text
+// that arrives in chunks of whole characters. Metaspace on a word: prepend
+// the replacement as the scheme says (unless the word starts with a space
+// or the replacement), replace spaces, split before every replacement
+// (MergedWithNext). Without WhitespaceSplit the whole segment is one word.
+class MetaspaceRoute::Words {
+ public:
+  Words(const MetaspaceRoute& r, bool at_input_start, ByteScratch& piece, PieceCache& cache,
+        std::vector<uint32_t>* ids)
+      : r_(r), at_input_start_(at_input_start), piece_(piece), cache_(cache), ids_(ids) {}
+
+  void Feed(std::string_view chunk) {
+    const char* p = chunk.data();
+    const char* const end = p + chunk.size();
+    while (p < end) {
+      const char* q = p;
+      while (q < end && !r_.stop_[static_cast<uint8_t>(*q)]) ++q;
+      if (q > p) Plain(p, static_cast<size_t>(q - p));
+      if (q == end) return;
+      p = q;
+      const uint8_t b = static_cast<uint8_t>(*p);
+      int len = 1;
+      const char32_t cp = b < 0x80 ? b : utf8::decode(std::string_view(p, static_cast<size_t>(end - p)), 0, &len);
+      // WhitespaceSplit runs before Metaspace, so white space wins.
+      if (r_.whitespace_split_ && unicode::is_white_space(cp)) EndWord();
+      else if (cp == ' ') Space();
+      else if (cp == r_.rep_cp_) Replacement();
+      else Plain(p, static_cast<size_t>(len));
+      p += len;
+    }
+  }
+
+  // Ends the segment.
+  void Finish() {
+    if (open_) Flush();
+    open_ = false;
+  }
+
+ private:
+  void Plain(const char* p, size_t n) {
+    if (!open_) {
+      open_ = true;
+      piece_.clear();
+      if (Prepends()) piece_.append(r_.rep_);
+    }
+    piece_.append(p, n);
+    last_space_ = false;
+  }
+
+  // Without WhitespaceSplit a space becomes the replacement; with the
+  // collapse, a space right after a space is dropped.
+  void Space() {
+    if (r_.collapse_spaces_ && last_space_) return;
+    Replacement();
+    last_space_ = true;
+  }
+
+  void Replacement() {
+    last_space_ = false;
+    if (!open_) {  // a word that starts with the replacement: no prepend
+      open_ = true;
+      piece_.clear();
+      piece_.append(r_.rep_);
+      return;
+    }
+    if (!r_.split_) {
+      piece_.append(r_.rep_);
+      return;
+    }
+    Flush();
+    piece_.append(r_.rep_);
+  }
+
+  void EndWord() {
+    if (open_) Flush();
+    open_ = false;
+    white_seen_ = true;
+  }
+
+  bool Prepends() const {
+    switch (static_cast<PrependScheme>(r_.scheme_)) {
+      case PrependScheme::kAlways: return true;
+      case PrependScheme::kFirst: return at_input_start_ && !white_seen_;  // the word starts at offset 0
+      default: return false;
+    }
+  }
+
+  void Flush() {
+    r_.EncodePiece(piece_.view(), cache_, ids_);
+    piece_.clear();
+  }
+
+  const MetaspaceRoute& r_;
+  const bool at_input_start_;
+  ByteScratch& piece_;
+  PieceCache& cache_;
+  std::vector<uint32_t>* ids_;
+  bool open_ = false;        // a word has started
+  bool white_seen_ = false;  // white space came before (WhitespaceSplit)
+  bool last_space_ = false;  // the last character was a space (collapse)
+};
 
 MetaspaceRoute::MetaspaceRoute() : serial_(PieceCache::NewOwner()) {}
 
@@ -16,7 +138,8 @@ void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std:
             [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });
 }
 
-std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const std::vector<PreTokenizerStage>& stages,
+std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const Normalizer* fusable,
+                                                     const std::vector<PreTokenizerStage>& stages,
                                                      const Model& model) {
   size_t k = 0;
   bool ws = false;
@@ -28,68 +151,42 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const std::vector<PreTokeni
   std::unique_ptr<MetaspaceRoute> r(new MetaspaceRoute());
   r->model_ = &model;
   r->whitespace_split_ = ws;
-  utf8::append(r->rep_, stages[k].replacement);
+  r->rep_cp_ = stages[k].replacement;
+  utf8::append(r->rep_, r->rep_cp_);
   r->scheme_ = stages[k].prepend_scheme;
   r->split_ = stages[k].split;
+  r->stop_[' '] = true;
+  r->stop_[static_cast<uint8_t>(r->rep_[0])] = true;
+  if (ws) {
+    for (int b = '\t'; b <= '\r'; ++b) r->stop_[b] = true;  // ASCII White_Space
+    const bool* lead = WhiteSpaceLeadBytes();
+    for (int b = 0x80; b < 0x100; ++b) r->stop_[b] = r->stop_[b] || lead[b];
+  }
+  if (fusable) {
+    // Fused when the normalizer is Precompiled, optionally followed by the
+    // " {2,}" -> " " collapse; otherwise the caller normalizes first.
+    std::vector<NormalizerStage> ns;
+    fusable->Describe(&ns);
+    const bool precompiled = !ns.empty() && ns[0].kind == NormalizerStage::kPrecompiled;
+    const bool collapse = ns.size() == 2 && ns[1].kind == NormalizerStage::kRunReplace &&
+                          ns[1].run_char == ' ' && ns[1].run_min == 2 && ns[1].run_content == " ";
+    if (precompiled && (ns.size() == 1 || collapse)) {
+      r->normalizes_ = true;
+      r->precompiled_ = static_cast<const PrecompiledNormalizer*>(ns[0].self);
+      r->collapse_spaces_ = collapse;
+    }
+  }
   return r;
-}
-
-// HF Metaspace on one piece: prepend the replacement as the scheme says
-// (unless the piece starts with a space or the replacement), replace
-// spaces, then split before every replacement (MergedWithNext).
-void MetaspaceRoute::EncodeWord(std::string_view word, bool at_input_start, std::string* buf,
-                                PieceCache& cache, std::vector<uint32_t>* ids) const {
-  if (word.empty()) return;
-  const std::string_view rep = rep_;
-  buf->clear();
-  const auto scheme = static_cast<PrependScheme>(scheme_);
-  const bool prepend = scheme == PrependScheme::kAlways || (scheme == PrependScheme::kFirst && at_input_start);
-  const bool starts = word[0] == ' ' || word.substr(0, rep.size()) == rep;
-  if (prepend && !starts) buf->append(rep);
-  for (size_t i = 0; i < word.size();) {
-    const void* hit = std::memchr(word.data() + i, ' ', word.size() - i);
-    const size_t sp = hit ? static_cast<size_t>(static_cast<const char*>(hit) - word.data()) : word.size();
-    buf->append(word.data() + i, sp - i);
-    if (sp == word.size()) break;
-    buf->append(rep);
-    i = sp + 1;
-  }
-  const std::string_view s = *buf;
-  if (!split_) {
-    EncodePiece(s, cache, ids);
-    return;
-  }
-  // The replacement is a whole UTF-8 sequence, so a byte search finds
-  // exactly its character occurrences.
-  size_t piece_begin = 0;
-  for (size_t at = s.find(rep, 1); at != std::string_view::npos; at = s.find(rep, at + rep.size())) {
-    EncodePiece(s.substr(piece_begin, at - piece_begin), cache, ids);
-    piece_begin = at;
-  }
-  EncodePiece(s.substr(piece_begin), cache, ids);
 }
 
 void MetaspaceRoute::Encode(std::string_view segment, bool at_input_start,
                             std::vector<uint32_t>* ids) const {
-  thread_local std::string buf;
-  PieceCache& cache = PieceCache::ForThread(serial_);
-  if (!whitespace_split_) {
-    EncodeWord(segment, at_input_start, &buf, cache, ids);
-    return;
-  }
-  // HF WhitespaceSplit: words between White_Space characters.
-  size_t word_begin = 0;
-  for (size_t i = 0; i < segment.size();) {
-    int len;
-    const char32_t cp = utf8::decode(segment, i, &len);
-    if (unicode::is_white_space(cp)) {
-      EncodeWord(segment.substr(word_begin, i - word_begin), at_input_start && word_begin == 0, &buf, cache,
-                 ids);
-      word_begin = i + len;
-    }
-    i += len;
-  }
-  EncodeWord(segment.substr(word_begin), at_input_start && word_begin == 0, &buf, cache, ids);
+  thread_local ByteScratch piece;
+  Words words(*this, at_input_start, piece, PieceCache::ForThread(serial_), ids);
+  if (precompiled_) precompiled_->Stream(segment, [&](std::string_view chunk) { words.Feed(chunk); });
+  else words.Feed(segment);
+  words.Finish();
+  TrimScratch(piece);
 }
 
 }  // namespace mtok

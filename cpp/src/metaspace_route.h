@@ -1,9 +1,11 @@
 // The fast path for Metaspace pipelines (SentencePiece-style tokenizer.json
-// files: XLM-R, T5, ...): spaces are replaced and words split in one pass
-// into reusable per-thread scratch, and each word goes straight to the
-// model, through a per-thread cache of recent words. Handles Metaspace
-// alone or after WhitespaceSplit.
+// files: XLM-R, T5, ...). One pass over the segment does the normalizer
+// when it is HF's Precompiled (optionally followed by XLM-R's " {2,}" -> " "
+// collapse), WhitespaceSplit when present, and Metaspace; each Metaspace
+// piece goes straight to the model through a per-thread cache of recent
+// pieces. All buffers are per thread: a warm encode allocates nothing.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -12,27 +14,39 @@
 namespace mtok {
 
 class PieceCache;
+class PrecompiledNormalizer;
 
 class MetaspaceRoute : public IdsRoute {
  public:
-  // Null when the pipeline is not of that shape.
-  static std::unique_ptr<MetaspaceRoute> Make(const std::vector<PreTokenizerStage>& stages,
+  // Null when the pipeline is not of that shape. `fusable`: the normalizer
+  // to run in the same pass when it has a fusable shape (see MakeIdsRoute).
+  static std::unique_ptr<MetaspaceRoute> Make(const Normalizer* fusable,
+                                              const std::vector<PreTokenizerStage>& stages,
                                               const Model& model);
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
-  const char* Name() const override { return "Metaspace words, straight to the model"; }
+  bool Normalizes() const override { return normalizes_; }
+  const char* Name() const override {
+    return normalizes_ ? "Precompiled and Metaspace fused, straight to the model"
+                       : "Metaspace words, straight to the model";
+  }
 
  private:
+  class Words;
+
   MetaspaceRoute();
-  void EncodeWord(std::string_view word, bool at_input_start, std::string* buf, PieceCache& cache,
-                  std::vector<uint32_t>* ids) const;
   void EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const;
 
   uint64_t serial_;  // keys this route's per-thread piece caches
   const Model* model_ = nullptr;
-  bool whitespace_split_ = false;  // WhitespaceSplit runs first
-  std::string rep_;                // the replacement, UTF-8
-  uint8_t scheme_ = 0;             // a PrependScheme
+  bool normalizes_ = false;                      // Encode takes raw text...
+  const PrecompiledNormalizer* precompiled_ = nullptr;  // ...and runs this on it
+  bool collapse_spaces_ = false;                 // then " {2,}" -> " "
+  bool whitespace_split_ = false;                // WhitespaceSplit runs first
+  std::string rep_;                              // the replacement, UTF-8
+  char32_t rep_cp_ = 0;
+  uint8_t scheme_ = 0;                           // a PrependScheme
   bool split_ = true;
+  bool stop_[256] = {};  // bytes that may start a space, white space or the replacement
 };
 
 }  // namespace mtok

@@ -17,6 +17,10 @@ class PieceCache {
  public:
   static constexpr size_t kMaxKey = 40;  // longer pre-tokens rarely repeat
 
+  // The id arena is reserved whole (untouched pages cost nothing), so a
+  // warm cache never reallocates.
+  PieceCache() { ids_.reserve(kArenaIds); }
+
   // Appends the cached ids of `key` and returns true, or returns false.
   bool Append(std::string_view key, uint64_t h, std::vector<uint32_t>* ids) const {
     const Slot& s = slots_[h & kMask];

@@ -1,5 +1,7 @@
 #include "pipeline.h"
 
+#include "common/scratch.h"
+
 namespace mtok {
 
 Piece SubPiece(const Piece& p, size_t b, size_t e) {
@@ -9,6 +11,21 @@ Piece SubPiece(const Piece& p, size_t b, size_t e) {
   s.word = p.word;
   s.at_input_start = p.at_input_start && b == 0;
   return s;
+}
+
+void Normalizer::NormalizeText(std::string_view text, std::string* out) const {
+  thread_local Piece p;
+  p.text.assign(text);
+  p.align.clear();
+  Normalize(&p);
+  out->swap(p.text);  // the buffers trade places: both stay allocated
+  TrimScratch(p.text);
+}
+
+void Normalizer::Describe(std::vector<NormalizerStage>* out) const {
+  NormalizerStage s;
+  s.self = this;
+  out->push_back(s);
 }
 
 void Model::AppendIds(std::string_view text, std::vector<uint32_t>* ids) const {

@@ -75,11 +75,29 @@ struct Token {
   uint32_t begin, end;  // byte range in the piece text the model saw
 };
 
+struct NormalizerStage;
+
 class Normalizer {
  public:
   virtual ~Normalizer() = default;
   // Rewrites p in place (text and, when tracked, align).
   virtual void Normalize(Piece* p) const = 0;
+  // *out = the normalized `text`, without offsets. `text` must not point
+  // into *out. Reuses per-thread buffers: a warm call allocates nothing
+  // when *out is reused and the stages do not allocate.
+  void NormalizeText(std::string_view text, std::string* out) const;
+  // Appends the stages this normalizer runs, in order (for the fused ids
+  // routes, like PreTokenizer::Describe).
+  virtual void Describe(std::vector<NormalizerStage>* out) const;
+};
+
+// What a normalizer stage is. Only the shapes the fused routes need are named.
+struct NormalizerStage {
+  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace } kind = kOther;
+  const Normalizer* self = nullptr;
+  char run_char = 0;             // kRunReplace: runs of this byte...
+  size_t run_min = 0;            // ...at least this long...
+  std::string_view run_content;  // ...become this
 };
 
 // What a pre-tokenizer stage is, for the fast paths that recognise whole

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "common/scratch.h"
 #include "encoding/encoding_ops.h"
 #include "encoding/offsets.h"
 #include "format/loaded_file.h"
@@ -45,49 +46,85 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
 
 void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
                             Encoding* seq) const {
-  std::vector<Piece> pieces(1);
-  pieces[0].text.assign(text);
-  pieces[0].at_input_start = true;
-  if (opt.details) pieces[0].align = CharSpans(text);
-  if (text.empty()) pieces.clear();
   const LoadedFile& f = *f_;
   const bool split_added = opt.added != EncodeOptions::Added::kNone;
   std::vector<bool> mask;
   if (opt.added == EncodeOptions::Added::kAllowed) mask = f.added->MaskOf(opt.allowed_ids);
   const std::vector<bool>* allowed = opt.added == EncodeOptions::Added::kAllowed ? &mask : nullptr;
+  seq->detailed = opt.details;
+  if (f.route && !opt.details) {
+    RouteIds(text, split_added, allowed, &seq->ids);
+    return;
+  }
+
+  std::vector<Piece> pieces(1);
+  pieces[0].text.assign(text);
+  pieces[0].at_input_start = true;
+  if (opt.details) pieces[0].align = CharSpans(text);
+  if (text.empty()) pieces.clear();
   if (split_added) f.added->Split(&pieces, /*normalized=*/false, allowed);
   for (Piece& p : pieces) {
     if (p.added_id < 0 && f.normalizer) f.normalizer->Normalize(&p);
   }
   if (split_added) f.added->Split(&pieces, /*normalized=*/true, allowed);
-
-  seq->detailed = opt.details;
-  if (f.route && !opt.details) {
-    for (const Piece& p : pieces) {
-      if (p.added_id >= 0) seq->ids.push_back(static_cast<uint32_t>(p.added_id));
-      else f.route->Encode(p.text, p.at_input_start, &seq->ids);
+  if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
+  std::unique_ptr<CharOffsets> chars;
+  if (opt.details) chars = std::make_unique<CharOffsets>(text);
+  std::vector<Token> tokens;
+  int32_t word = 0;  // HF word ids: the index of each non-empty final piece
+  for (const Piece& p : pieces) {
+    if (p.text.empty()) continue;
+    if (p.added_id >= 0) {
+      if (opt.details) AppendAddedPiece(p, word, type_id, *chars, seq);
+      else seq->ids.push_back(static_cast<uint32_t>(p.added_id));
+    } else if (opt.details) {
+      tokens.clear();
+      f.model->Tokenize(p, &tokens);
+      AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
+    } else {
+      f.model->AppendIds(p.text, &seq->ids);
     }
+    ++word;
+  }
+}
+
+// The same stages as RunPipeline, over byte ranges of the input instead of
+// pieces: added tokens on the raw text, normalization (unless the route
+// fuses it), normalized added tokens, then the route.
+void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+                         std::vector<uint32_t>* ids) const {
+  const LoadedFile& f = *f_;
+  thread_local std::vector<TextSegment> raw, norm;
+  thread_local std::string normalized;
+  if (split_added) {
+    f.added->Segments(text, /*normalized=*/false, allowed, &raw);
   } else {
-    if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
-    std::unique_ptr<CharOffsets> chars;
-    if (opt.details) chars = std::make_unique<CharOffsets>(text);
-    std::vector<Token> tokens;
-    int32_t word = 0;  // HF word ids: the index of each non-empty final piece
-    for (const Piece& p : pieces) {
-      if (p.text.empty()) continue;
-      if (p.added_id >= 0) {
-        if (opt.details) AppendAddedPiece(p, word, type_id, *chars, seq);
-        else seq->ids.push_back(static_cast<uint32_t>(p.added_id));
-      } else if (opt.details) {
-        tokens.clear();
-        f.model->Tokenize(p, &tokens);
-        AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
-      } else {
-        f.model->AppendIds(p.text, &seq->ids);
-      }
-      ++word;
+    raw.clear();
+    if (!text.empty()) raw.push_back({0, text.size(), -1});
+  }
+  const bool split_norm = split_added && f.added->has_normalized();
+  for (const TextSegment& s : raw) {
+    if (s.added_id >= 0) {
+      ids->push_back(static_cast<uint32_t>(s.added_id));
+      continue;
+    }
+    std::string_view seg = text.substr(s.begin, s.end - s.begin);
+    const bool at_start = s.begin == 0;
+    if (f.normalizer && !f.route->Normalizes()) {  // a fusing route is never made with split_norm
+      f.normalizer->NormalizeText(seg, &normalized);
+      seg = normalized;
+    }
+    if (!split_norm) {
+      f.route->Encode(seg, at_start, ids);
+      continue;
+    }
+    f.added->Segments(seg, /*normalized=*/true, allowed, &norm);
+    for (const TextSegment& n : norm) {
+      if (n.added_id >= 0) ids->push_back(static_cast<uint32_t>(n.added_id));
+      else f.route->Encode(seg.substr(n.begin, n.end - n.begin), at_start && n.begin == 0, ids);
     }
   }
+  TrimScratch(normalized);
 }
 
 namespace {
@@ -140,6 +177,18 @@ size_t Tokenizer::NumSpecialTokensToAdd(bool pair) const { return f_->post.Added
 
 Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
                             std::vector<uint32_t>* ids) const {
+  if (opt.plain() && f_->route && opt.added != EncodeOptions::Added::kAllowed) {
+    // Straight into *ids: a warm call with a reused vector allocates nothing.
+    ids->clear();
+    try {
+      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, ids);
+    } catch (StageError& e) {
+      ids->clear();
+      return std::move(e.status);
+    }
+    f_->post.ProcessIds(ids, opt.add_special_tokens);
+    return Status::Ok();
+  }
   Encoding e;
   if (opt.plain()) {
     // Only ids: no per-token fields are built.

@@ -172,6 +172,34 @@ def test_precompiled_every_code_point_after_letters():
     assert_normalizer_matches(precompiled_spec(), every_code_point_texts("a"))
 
 
+FUSED_TEXTS = PRECOMPILED_TEXTS + [
+    "a  b   c    d", "   ", " x", "x ", "\t\tx\n\ny", " \u0301a", "a \u0301 b", "\u0301", "x\u3000\u3000y",
+    "▁", "▁▁ ▁", " ▁x", "x▁ y", "a\x00b", "\x00", "a \r\n b", "\u2581\u0301", "end with space  ",
+]
+
+
+@pytest.mark.parametrize("replace", [False, True], ids=["precompiled", "precompiled+collapse"])
+@pytest.mark.parametrize("pre", [p for p in PRE_TOKENIZERS if "Metaspace" in json.dumps(p)],
+                         ids=lambda s: json.dumps(s, ensure_ascii=False))
+def test_precompiled_fused_with_metaspace(pre, replace):
+    """The ids route that runs Precompiled (and XLM-R's " {2,}" collapse)
+    in the same pass as Metaspace gives HF's ids, and is the route in use."""
+    spec = precompiled_spec()
+    if replace:
+        spec = {"type": "Sequence", "normalizers": [
+            spec, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]}
+    texts = FUSED_TEXTS + every_code_point_texts(" ")[:12] + every_code_point_texts("a")[:4]
+    if pre.get("split") is False:  # one word per text: HF's WordPiece is cubic in its length
+        texts = [t[:300] for t in texts]
+    ref, _ = pair_for(normalizer=spec, texts=["x"])
+    normalized = [ref.normalizer.normalize_str(t) for t in texts]
+    ref, ours = pair_for(normalizer=spec, pre_tokenizer=pre, texts=normalized + texts + ["▁|"])
+    assert "fused" in ours.debug_info()["ids_route"]
+    expected = [e.ids for e in ref.encode_batch(texts)]
+    for t, e in zip(texts, expected):
+        assert ours.encode(t) == e, repr(t[:40])
+
+
 def test_hostile_charsmap_never_crashes():
     rng = random.Random(7)
     good = __import__("base64").b64decode(precompiled_spec()["precompiled_charsmap"])

@@ -113,6 +113,10 @@ class Tokenizer {
   // EncodeSequence's work; a stage that fails throws StageError.
   void RunPipeline(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
                    Encoding* seq) const;
+  // The ids of `text` through the pipeline's ids route (RunPipeline's
+  // result without offsets), appended with per-thread buffers only.
+  void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+                std::vector<uint32_t>* ids) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
   std::unique_ptr<LoadedFile> f_;
 };

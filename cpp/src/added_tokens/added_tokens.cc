@@ -23,7 +23,11 @@ void TokenMatcher::Add(std::string_view pattern, uint32_t token_index) {
   }
   // First writer wins: the same content twice keeps the earlier token.
   if (token_[node] < 0) token_[node] = token_index;
-  first_[static_cast<unsigned char>(pattern[0])] = true;
+  const unsigned char b = static_cast<unsigned char>(pattern[0]);
+  if (!any_) only_first_ = b;
+  else if (only_first_ != b) only_first_ = -1;
+  any_ = true;
+  first_[b] = true;
 }
 
 size_t TokenMatcher::LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
@@ -95,14 +99,16 @@ bool StartsWithWord(std::string_view s) {
 
 }  // namespace
 
-void AddedVocabulary::SplitOne(const Piece& p, const TokenMatcher& m,
-                               const std::vector<bool>* allowed, std::vector<Piece>* out) const {
-  const std::string& s = p.text;
+// HF's split on added tokens: text(b, e) for each run between matches and
+// added(b, e, id) for each match (widened by lstrip / rstrip), in order.
+template <typename Text, typename Added>
+void AddedVocabulary::Walk(std::string_view s, const TokenMatcher& m, const std::vector<bool>* allowed,
+                           Text text, Added added) const {
   size_t start_offset = 0;
   size_t i = 0;
-  while (i < s.size()) {
+  while ((i = m.NextCandidate(s, i)) < s.size()) {
     uint32_t idx;
-    size_t len = m.MayStartWith(static_cast<unsigned char>(s[i])) ? m.LongestAt(s, i, allowed, &idx) : 0;
+    size_t len = m.LongestAt(s, i, allowed, &idx);
     if (len == 0) {
       ++i;
       continue;
@@ -111,8 +117,8 @@ void AddedVocabulary::SplitOne(const Piece& p, const TokenMatcher& m,
     i = stop;  // the scan resumes after the match even when it is discarded
     const AddedToken& t = tokens_[idx];
     if (t.single_word) {
-      bool start_space = start == 0 || !EndsWithWord(std::string_view(s).substr(0, start));
-      bool stop_space = stop == s.size() || !StartsWithWord(std::string_view(s).substr(stop));
+      bool start_space = start == 0 || !EndsWithWord(s.substr(0, start));
+      bool stop_space = stop == s.size() || !StartsWithWord(s.substr(stop));
       if (!start_space || !stop_space) continue;
     }
     if (t.lstrip) {
@@ -133,13 +139,35 @@ void AddedVocabulary::SplitOne(const Piece& p, const TokenMatcher& m,
         stop += l;
       }
     }
-    if (start_offset < start) out->push_back(SubPiece(p, start_offset, start));
-    Piece tok = SubPiece(p, start, stop);
-    tok.added_id = t.id;
-    out->push_back(std::move(tok));
+    if (start_offset < start) text(start_offset, start);
+    added(start, stop, t.id);
     start_offset = stop;
   }
-  if (start_offset < s.size()) out->push_back(SubPiece(p, start_offset, s.size()));
+  if (start_offset < s.size()) text(start_offset, s.size());
+}
+
+void AddedVocabulary::SplitOne(const Piece& p, const TokenMatcher& m,
+                               const std::vector<bool>* allowed, std::vector<Piece>* out) const {
+  Walk(
+      p.text, m, allowed, [&](size_t b, size_t e) { out->push_back(SubPiece(p, b, e)); },
+      [&](size_t b, size_t e, uint32_t id) {
+        Piece tok = SubPiece(p, b, e);
+        tok.added_id = id;
+        out->push_back(std::move(tok));
+      });
+}
+
+void AddedVocabulary::Segments(std::string_view text, bool normalized, const std::vector<bool>* allowed,
+                               std::vector<TextSegment>* out) const {
+  out->clear();
+  const TokenMatcher& m = normalized ? norm_ : raw_;
+  if (m.empty()) {
+    if (!text.empty()) out->push_back({0, text.size(), -1});
+    return;
+  }
+  Walk(
+      text, m, allowed, [&](size_t b, size_t e) { out->push_back({b, e, -1}); },
+      [&](size_t b, size_t e, uint32_t id) { out->push_back({b, e, id}); });
 }
 
 void AddedVocabulary::Split(std::vector<Piece>* pieces, bool normalized,

@@ -2,6 +2,7 @@
 // leftmost-longest rule and its lstrip / rstrip / single_word flags.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +20,11 @@ struct AddedToken {
   bool single_word = false, normalized = false;
 };
 
+struct TextSegment {
+  size_t begin, end;
+  int64_t added_id;  // -1: text for the pipeline
+};
+
 // A byte trie over a set of token strings, for leftmost-longest matching.
 class TokenMatcher {
  public:
@@ -28,7 +34,15 @@ class TokenMatcher {
   // (indexed by token index; null = all); returns its length (0 = none).
   size_t LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
                    uint32_t* token_index) const;
-  bool MayStartWith(unsigned char b) const { return first_[b]; }
+  // Where the next match may start at or after `pos` (text.size() if nowhere).
+  size_t NextCandidate(std::string_view text, size_t pos) const {
+    if (only_first_ >= 0) {  // usually '<' or '[': memchr skips the text between
+      const void* hit = std::memchr(text.data() + pos, only_first_, text.size() - pos);
+      return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) : text.size();
+    }
+    while (pos < text.size() && !first_[static_cast<unsigned char>(text[pos])]) ++pos;
+    return pos;
+  }
 
  private:
   // Trie edges in one flat table keyed by (node << 8 | byte): no allocation
@@ -36,6 +50,8 @@ class TokenMatcher {
   PairMap edges_;           // key -> (child node, unused)
   std::vector<int64_t> token_{-1};  // per node: token index ending here, or -1
   bool first_[256] = {};
+  int only_first_ = -1;  // the one byte every pattern starts with, if so
+  bool any_ = false;     // a pattern was added
 };
 
 class AddedVocabulary {
@@ -50,6 +66,13 @@ class AddedVocabulary {
   // `allowed` (by token index, null = all) limits which tokens can match.
   void Split(std::vector<Piece>* pieces, bool normalized, const std::vector<bool>* allowed) const;
 
+  // The same split without copying: the runs of `text` between added
+  // tokens (added_id -1) and the added tokens, as byte ranges. For the ids
+  // fast path; *out is reused.
+  void Segments(std::string_view text, bool normalized, const std::vector<bool>* allowed,
+                std::vector<TextSegment>* out) const;
+  bool has_normalized() const { return !norm_.empty(); }
+
   // Token-index mask of the given ids (ids that are not added tokens are ignored).
   std::vector<bool> MaskOf(const std::vector<uint32_t>& ids) const;
 
@@ -59,6 +82,9 @@ class AddedVocabulary {
   bool IsSpecialContent(std::string_view token) const;
 
  private:
+  template <typename Text, typename Added>
+  void Walk(std::string_view s, const TokenMatcher& m, const std::vector<bool>* allowed, Text text,
+            Added added) const;
   void SplitOne(const Piece& p, const TokenMatcher& m, const std::vector<bool>* allowed,
                 std::vector<Piece>* out) const;
 

@@ -211,7 +211,10 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
 
   std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());
   f->added = std::make_unique<AddedVocabulary>(std::move(added), std::move(forms));
-  f->route = MakeIdsRoute(f->pre_tokenizer.get(), *f->model);
+  // Normalized added tokens are matched between normalization and the
+  // pre-tokenizer, so a route cannot fuse those two stages then.
+  const Normalizer* fusable = f->added->has_normalized() ? nullptr : f->normalizer.get();
+  f->route = MakeIdsRoute(fusable, f->pre_tokenizer.get(), *f->model);
   return Status::Ok();
 }
 

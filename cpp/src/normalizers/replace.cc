@@ -1,3 +1,4 @@
+#include "common/scratch.h"
 #include "normalizers/normalizers.h"
 
 namespace mtok {
@@ -9,13 +10,25 @@ namespace {
 void ReplaceMatches(Piece* p, const std::vector<std::pair<size_t, size_t>>& matches,
                     const std::string& content) {
   if (matches.empty()) return;
-  PieceBuilder b(!p->align.empty());
+  if (p->align.empty()) {
+    thread_local std::string out;  // trades places with the piece's buffer
+    out.clear();
+    size_t last = 0;
+    for (auto [mb, me] : matches) {
+      out.append(p->text, last, mb - last);
+      out.append(content);
+      last = me;
+    }
+    out.append(p->text, last, std::string::npos);
+    p->text.swap(out);
+    TrimScratch(out);
+    return;
+  }
+  PieceBuilder b(true);
   size_t last = 0;
   for (auto [mb, me] : matches) {
     b.Copy(*p, last, mb);
-    Span src{};
-    if (b.track() && me > 0) src = p->align[me - 1];
-    else if (b.track() && !p->align.empty()) src = Span{p->align[0].begin, p->align[0].begin};
+    const Span src = me > 0 ? p->align[me - 1] : Span{p->align[0].begin, p->align[0].begin};
     b.Append(content, src);
     last = me;
   }
@@ -32,7 +45,8 @@ class LiteralReplace : public Normalizer {
       : pattern_(std::move(pattern)), content_(std::move(content)) {}
   void Normalize(Piece* p) const override {
     if (pattern_.empty()) return;
-    std::vector<std::pair<size_t, size_t>> matches;
+    thread_local std::vector<std::pair<size_t, size_t>> matches;
+    matches.clear();
     for (size_t at = p->text.find(pattern_); at != std::string::npos;
          at = p->text.find(pattern_, at + pattern_.size())) {
       matches.emplace_back(at, at + pattern_.size());
@@ -77,6 +91,15 @@ class RunReplace : public Normalizer {
       at = end;
     }
     ReplaceMatches(p, matches, content_);
+  }
+  void Describe(std::vector<NormalizerStage>* out) const override {
+    NormalizerStage s;
+    s.kind = NormalizerStage::kRunReplace;
+    s.self = this;
+    s.run_char = c_;
+    s.run_min = min_;
+    s.run_content = content_;
+    out->push_back(s);
   }
 
  private:

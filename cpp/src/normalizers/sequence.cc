@@ -9,6 +9,9 @@ class SequenceNormalizer : public Normalizer {
   void Normalize(Piece* p) const override {
     for (const auto& n : parts_) n->Normalize(p);
   }
+  void Describe(std::vector<NormalizerStage>* out) const override {
+    for (const auto& n : parts_) n->Describe(out);
+  }
 
  private:
   std::vector<NormalizerPtr> parts_;

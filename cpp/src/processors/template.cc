@@ -1,5 +1,7 @@
 #include "processors/template.h"
 
+#include <algorithm>
+
 #include "encoding/encoding_ops.h"
 
 namespace mtok {
@@ -49,13 +51,34 @@ size_t PostProcessor::AddedTokens(bool pair) const {
 
 void PostProcessor::ProcessIds(std::vector<uint32_t>* ids, bool add_special) const {
   if (!active_ || !add_special || AddedTokens(false) == 0) return;
-  std::vector<uint32_t> out;
-  out.reserve(ids->size() + AddedTokens(false));
+  size_t before = 0, sequences = 0;
   for (const TemplateItem& it : single_) {
-    if (it.kind == TemplateItem::kSequenceA) out.insert(out.end(), ids->begin(), ids->end());
-    else if (it.kind == TemplateItem::kSpecial) out.insert(out.end(), it.ids.begin(), it.ids.end());
+    if (it.kind == TemplateItem::kSequenceA) ++sequences;
+    else if (it.kind == TemplateItem::kSpecial && sequences == 0) before += it.ids.size();
   }
-  ids->swap(out);
+  const size_t n = ids->size();
+  if (sequences != 1) {  // a template that repeats or omits $A: built anew
+    std::vector<uint32_t> out;
+    for (const TemplateItem& it : single_) {
+      if (it.kind == TemplateItem::kSequenceA) out.insert(out.end(), ids->begin(), ids->begin() + n);
+      else if (it.kind == TemplateItem::kSpecial) out.insert(out.end(), it.ids.begin(), it.ids.end());
+    }
+    ids->swap(out);
+    return;
+  }
+  // In place, so a reused vector needs no allocation: the sequence moves
+  // right past the specials before it.
+  ids->resize(n + AddedTokens(false));
+  std::copy_backward(ids->begin(), ids->begin() + n, ids->begin() + before + n);
+  size_t at = 0;
+  for (const TemplateItem& it : single_) {
+    if (it.kind == TemplateItem::kSequenceA) {
+      at += n;
+    } else if (it.kind == TemplateItem::kSpecial) {
+      std::copy(it.ids.begin(), it.ids.end(), ids->begin() + at);
+      at += it.ids.size();
+    }
+  }
 }
 
 void PostProcessor::Process(const Encoding& a, const Encoding* b, bool add_special,

@@ -1,5 +1,7 @@
 #include "models/wordpiece/wordpiece.h"
 
+#include <algorithm>
+
 #include "common/utf8.h"
 
 namespace mtok {
@@ -7,7 +9,9 @@ namespace {
 
 class WordPieceModel : public Model {
  public:
-  WordPieceModel(Vocab vocab, WordPieceOptions opt) : vocab_(std::move(vocab)), opt_(std::move(opt)) {}
+  WordPieceModel(Vocab vocab, WordPieceOptions opt) : vocab_(std::move(vocab)), opt_(std::move(opt)) {
+    for (uint32_t id = 0; id < vocab_.id_limit(); ++id) longest_ = std::max(longest_, vocab_.Token(id).size());
+  }
 
   void Tokenize(const Piece& p, std::vector<Token>* out) const override {
     const std::string_view s = p.text;
@@ -19,7 +23,13 @@ class WordPieceModel : public Model {
     const size_t first = out->size();
     std::string candidate;
     for (size_t start = 0; start < s.size();) {
-      size_t end = s.size();
+      // No candidate longer than the longest token can match: start from
+      // there (a character boundary at or below it), which bounds a long
+      // word's cost by its length times the longest token.
+      const size_t prefix = start > 0 ? opt_.continuing_subword_prefix.size() : 0;
+      const size_t room = longest_ >= prefix ? longest_ - prefix : 0;
+      size_t end = std::min(s.size(), start + room);
+      while (end > start && end < s.size() && (static_cast<uint8_t>(s[end]) & 0xC0) == 0x80) --end;
       bool found = false;
       uint32_t id = 0;
       while (start < end) {
@@ -55,6 +65,7 @@ class WordPieceModel : public Model {
  private:
   Vocab vocab_;
   WordPieceOptions opt_;
+  size_t longest_ = 0;  // bytes of the longest vocab token
 };
 
 }  // namespace
