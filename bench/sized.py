@@ -60,6 +60,7 @@ def run(spec, selected, sizes, *, mix, budget_s, min_rounds, max_rounds, log=pri
         got = timing.measure(encoders, strings, budget_s=budget_s, min_rounds=min_rounds,
                              max_rounds=max_rounds)
         mtok_p50 = got.get("mtok", {}).get("p50_us")
+        mtok_p99 = got.get("mtok", {}).get("p99_us")
         cell_rows = []
         for name in [p.name for p in selected if p.supports(spec)]:
             row = {"tokenizer": spec.name, "size": size, "lib": name, "reference": spec.reference}
@@ -68,12 +69,15 @@ def run(spec, selected, sizes, *, mix, budget_s, min_rounds, max_rounds, log=pri
             elif name in got:
                 row.update(got[name])
                 row["ratio"] = row["p50_us"] / mtok_p50 if mtok_p50 and "p50_us" in row else None
+                row["ratio_p99"] = row["p99_us"] / mtok_p99 if mtok_p99 and "p99_us" in row else None
             elif name in remote_out.get(str(size), {}):
                 theirs = remote_out[str(size)]
                 row.update(theirs[name])
                 # Against mtok timed in the same worker process, when it ran there.
                 base = theirs.get("mtok", {}).get("p50_us") or mtok_p50
+                base99 = theirs.get("mtok", {}).get("p99_us") or mtok_p99
                 row["ratio"] = row["p50_us"] / base if base and "p50_us" in row else None
+                row["ratio_p99"] = row["p99_us"] / base99 if base99 and "p99_us" in row else None
                 row["ratio_basis"] = "worker" if theirs.get("mtok", {}).get("p50_us") else "host"
             row["match"] = match_of(row.pop("digests", None), ref_digests[size])
             cell_rows.append(row)

@@ -10,7 +10,9 @@
 //
 // The binary defines malloc and friends itself, forwarding to glibc's
 // __libc_* entry points, so every allocation in the process (operator new
-// included: libstdc++ calls malloc) goes through the counter.
+// included: libstdc++ calls malloc) goes through the counter. With
+// ALLOC_FREE_ENCODE_ABORT=1 the first counted allocation aborts, for a
+// backtrace in a debugger.
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -33,8 +35,11 @@ void __libc_free(void*);
 namespace {
 std::atomic<bool> counting{false};
 std::atomic<size_t> allocations{0};
+bool abort_on_allocation = false;
 inline void Count() {
-  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+  if (!counting.load(std::memory_order_relaxed)) return;
+  if (abort_on_allocation) std::abort();
+  allocations.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace
 
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  abort_on_allocation = std::getenv("ALLOC_FREE_ENCODE_ABORT") != nullptr;
   counting = true;
   for (long i = 0; i < encodes; ++i) {
     st = tok->EncodeIds(texts[static_cast<size_t>(i) % texts.size()], opt, &ids);

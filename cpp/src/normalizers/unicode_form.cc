@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 #include "common/unicode_norm.h"
 #include "common/utf8.h"
@@ -43,27 +45,44 @@ class UnicodeFormNormalizer : public Normalizer {
     }
     if (ascii) return true;
     if (form_ != unicode::NormForm::NFC) return false;
-    std::u32string one, out;
     for (size_t i = 0; i < text.size();) {
       int len;
       const char32_t cp = utf8::decode(text, i, &len);
       i += len;
-      if (cp < 0x300) continue;
-      // Scripts with vowel signs or jamo of combining class 0 that compose
-      // with the preceding letter: Indic to Myanmar, Hangul jamo, Balinese,
-      // and the Brahmic scripts of plane 1 (emoji stay on the fast path).
-      if (cp >= 0x0900 && cp < 0x1200) return false;
-      if (cp >= 0x1B00 && cp < 0x1B80) return false;
-      if (cp >= 0x10000 && !(cp >= 0x1F000 && cp < 0x1FB00)) return false;
-      if (unicode::combining_class(cp) != 0) return false;
-      one.assign(1, cp);
-      unicode::normalize(form_, one, &out, nullptr);
-      if (out != one) return false;
+      if (cp >= 0x300 && !NfcStable(cp)) return false;
     }
     return true;
   }
 
+  // Whether NFC leaves cp alone and it never combines with a neighbour;
+  // BMP answers are kept per code point (relaxed atomics: any thread may
+  // fill an entry, all compute the same value).
+  bool NfcStable(char32_t cp) const {
+    if (cp >= 0x10000) return Compute(cp);
+    uint8_t v = stable_[cp].load(std::memory_order_relaxed);
+    if (v == 0) {
+      v = Compute(cp) ? 1 : 2;
+      stable_[cp].store(v, std::memory_order_relaxed);
+    }
+    return v == 1;
+  }
+
+  static bool Compute(char32_t cp) {
+    // Scripts with vowel signs or jamo of combining class 0 that compose
+    // with the preceding letter: Indic to Myanmar, Hangul jamo, Balinese,
+    // and the Brahmic scripts of plane 1 (emoji stay on the fast path).
+    if (cp >= 0x0900 && cp < 0x1200) return false;
+    if (cp >= 0x1B00 && cp < 0x1B80) return false;
+    if (cp >= 0x10000 && !(cp >= 0x1F000 && cp < 0x1FB00)) return false;
+    if (unicode::combining_class(cp) != 0) return false;
+    std::u32string one(1, cp), out;
+    unicode::normalize(unicode::NormForm::NFC, one, &out, nullptr);
+    return out == one;
+  }
+
   unicode::NormForm form_;
+  // Per BMP code point: 0 not known yet, 1 NfcStable, 2 not.
+  std::unique_ptr<std::atomic<uint8_t>[]> stable_{new std::atomic<uint8_t>[0x10000]()};
 };
 
 }  // namespace
