@@ -27,14 +27,15 @@ enum class AsciiFamily : uint8_t {
 
 namespace ascii_match {
 
-enum : uint8_t {
+enum : uint16_t {
   kUpper = 1, kLower = 2, kDigit = 4, kSpace = 8, kOther = 16, kNewline = 32, kHigh = 64, kSlash = 128,
+  kPrefix = 256,  // [^\r\n\p{L}\p{N}]: may prefix a word
   kLetter = kUpper | kLower,
 };
 
 // Classes of each byte: \s is White_Space, "other" is [^\s\p{L}\p{N}].
 struct ByteClasses {
-  uint8_t of[256];
+  uint16_t of[256];
   ByteClasses() {
     for (int b = 0; b < 256; ++b) {
       const char32_t c = static_cast<char32_t>(b);
@@ -42,8 +43,9 @@ struct ByteClasses {
       else if (c >= 'A' && c <= 'Z') of[b] = kUpper;
       else if (c >= 'a' && c <= 'z') of[b] = kLower;
       else if (c >= '0' && c <= '9') of[b] = kDigit;
-      else if (unicode::is_white_space(c)) of[b] = kSpace | (c == '\r' || c == '\n' ? kNewline : 0);
-      else of[b] = kOther | (c == '/' ? kSlash : 0);
+      else if (c == '\r' || c == '\n') of[b] = kSpace | kNewline;
+      else if (unicode::is_white_space(c)) of[b] = kSpace | kPrefix;
+      else of[b] = kOther | kPrefix | (c == '/' ? kSlash : 0);
     }
   }
 };
@@ -51,8 +53,8 @@ inline const ByteClasses kBytes;
 
 constexpr size_t kUndecided = 0;
 
-inline uint8_t ClassOf(char c) { return kBytes.of[static_cast<uint8_t>(c)]; }
-inline uint8_t ClassAt(std::string_view s, size_t i) { return i < s.size() ? ClassOf(s[i]) : 0; }
+inline uint16_t ClassOf(char c) { return kBytes.of[static_cast<uint8_t>(c)]; }
+inline uint16_t ClassAt(std::string_view s, size_t i) { return i < s.size() ? ClassOf(s[i]) : 0; }
 
 // Where a run stopped at i: kUndecided when on a non-ASCII byte that might
 // continue it.
@@ -63,7 +65,7 @@ inline size_t Stop(std::string_view s, size_t i) {
 #if defined(__SSE2__)
 // Bit k set when byte k of the 16 at p is in class kMask (one of kUpper,
 // kLower, kLetter, kDigit): an unsigned range test per byte.
-template <uint8_t kMask>
+template <uint16_t kMask>
 inline uint32_t Members16(const char* p) {
   constexpr char lo = kMask == kUpper ? 'A' : kMask == kDigit ? '0' : 'a';
   constexpr char width = kMask == kDigit ? 9 : 25;
@@ -74,14 +76,14 @@ inline uint32_t Members16(const char* p) {
 }
 constexpr bool kHasMembers16 = true;
 #else
-template <uint8_t kMask>
+template <uint16_t kMask>
 inline uint32_t Members16(const char*) { return 0; }
 constexpr bool kHasMembers16 = false;
 #endif
 
 // End of the run of `kMask` bytes from i (at most `max`, 0 = no limit), or
 // kUndecided when it stops at a non-ASCII byte that might continue it.
-template <uint8_t kMask>
+template <uint16_t kMask>
 inline size_t Run(std::string_view s, size_t i, size_t max = 0) {
   constexpr bool simd = kHasMembers16 && (kMask == kUpper || kMask == kLower || kMask == kLetter || kMask == kDigit);
   if (simd && max == 0) {
@@ -93,7 +95,7 @@ inline size_t Run(std::string_view s, size_t i, size_t max = 0) {
   }
   const size_t limit = max && s.size() - i > max ? i + max : s.size();
   while (i < limit) {
-    const uint8_t k = ClassOf(s[i]);
+    const uint16_t k = ClassOf(s[i]);
     if (!(k & kMask)) return (k & kHigh) ? kUndecided : i;
     ++i;
   }
@@ -102,7 +104,7 @@ inline size_t Run(std::string_view s, size_t i, size_t max = 0) {
 
 // End of the run of `mask` bytes from i, for an ASCII-only class (a
 // non-ASCII byte ends it).
-inline size_t AsciiRun(std::string_view s, size_t i, uint8_t mask) {
+inline size_t AsciiRun(std::string_view s, size_t i, uint16_t mask) {
   while (i < s.size() && (ClassOf(s[i]) & mask)) ++i;
   return i;
 }
@@ -110,7 +112,7 @@ inline size_t AsciiRun(std::string_view s, size_t i, uint8_t mask) {
 // o200k's optional (?i:'s|'t|'re|'ve|'m|'ll|'d) at i (an apostrophe).
 [[gnu::noinline]] inline size_t ContractionAt(std::string_view s, size_t i) {
   auto lower = [&](size_t at) -> int {
-    const uint8_t k = ClassAt(s, at);
+    const uint16_t k = ClassAt(s, at);
     if (k & kHigh) return -1;  // might fold to an ASCII letter (ſ)
     return (k & kLetter) ? (s[at] | 0x20) : 0;
   };
@@ -161,7 +163,7 @@ template <AsciiFamily F>
 inline size_t Spaces(std::string_view s, size_t i) {
   size_t e = i, last_newline = std::string_view::npos;
   for (; e < s.size(); ++e) {
-    const uint8_t k = ClassOf(s[e]);
+    const uint16_t k = ClassOf(s[e]);
     if (!(k & kSpace)) {
       if (k & kHigh) return kUndecided;  // U+00A0 and others are \s too
       break;
@@ -176,13 +178,13 @@ inline size_t Spaces(std::string_view s, size_t i) {
 }
 
 inline size_t Gpt2(std::string_view s, size_t i) {
-  const uint8_t c = ClassOf(s[i]);
+  const uint16_t c = ClassOf(s[i]);
   if (s[i] == '\'') return kUndecided;  // contractions come first
   if (c & kLetter) return Run<kLetter>(s, i);
   if (c & kDigit) return Run<kDigit>(s, i);
   if (c & kOther) return Run<kOther>(s, i);
   if (s[i] == ' ') {
-    const uint8_t next = ClassAt(s, i + 1);
+    const uint16_t next = ClassAt(s, i + 1);
     if (next & kLetter) return Run<kLetter>(s, i + 1);
     if (next & kDigit) return Run<kDigit>(s, i + 1);
     if (next & kOther) return Run<kOther>(s, i + 1);
@@ -196,13 +198,12 @@ inline size_t Gpt2(std::string_view s, size_t i) {
 // ` ?[^\s\p{L}\p{N}]+` with trailing `trailing` bytes, then whitespace.
 // They differ in the word (`word(s, at)`, from a letter) and contractions.
 template <AsciiFamily F, typename Word>
-[[gnu::always_inline]] inline size_t PrefixedWords(std::string_view s, size_t i, size_t max_digits, uint8_t trailing, Word word) {
-  const uint8_t c = ClassOf(s[i]);
+[[gnu::always_inline]] inline size_t PrefixedWords(std::string_view s, size_t i, size_t max_digits, uint16_t trailing, Word word) {
+  const uint16_t c = ClassOf(s[i]);
   if (c & kLetter) return word(s, i);
   if (c & kDigit) return Run<kDigit>(s, i, max_digits);
-  const uint8_t next = ClassAt(s, i + 1);
-  const bool prefix = (c & kOther) || ((c & kSpace) && !(c & kNewline));
-  if (prefix && (next & kLetter)) return word(s, i + 1);
+  const uint16_t next = ClassAt(s, i + 1);
+  if ((c & kPrefix) && (next & kLetter)) return word(s, i + 1);
   if (next & kHigh) return kUndecided;
   size_t from;
   if (c & kOther) from = i;
@@ -223,7 +224,10 @@ template <AsciiFamily F>
   if constexpr (F == AsciiFamily::kGpt2) {
     return Gpt2(s, i);
   } else if constexpr (F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k) {
-    if (s[i] == '\'') return kUndecided;  // contractions come first
+    if (s[i] == '\'') {  // (?i:'s|'t|...) comes first; without one, ' prefixes a word
+      const size_t e = ContractionAt(s, i);
+      if (e == kUndecided || e != i) return e;
+    }
     return PrefixedWords<F>(s, i, max_digits, kNewline,
                             [](std::string_view t, size_t at) { return LetterRun(t, at); });
   } else if constexpr (F == AsciiFamily::kO200k) {  // '/' is already in the punctuation run
