@@ -22,14 +22,17 @@ class IdObjects {
   nanobind::list List(const std::vector<uint32_t>& ids) {
     PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
     if (list == nullptr) throw nanobind::python_error();
+    PyObject** items = reinterpret_cast<PyListObject*>(list)->ob_item;
     for (size_t i = 0; i < ids.size(); ++i) {
-      PyObject* o = Get(ids[i]);
-      if (o == nullptr) {
+      const uint32_t id = ids[i];
+      // Hot loop: an id seen before is one load; Get makes the others.
+      PyObject* o = id < objs_.size() ? objs_[id] : nullptr;
+      if (o == nullptr && (o = Get(id)) == nullptr) {
         Py_DECREF(list);
         throw nanobind::python_error();
       }
       Py_INCREF(o);
-      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), o);
+      items[i] = o;
     }
     return nanobind::steal<nanobind::list>(list);
   }

@@ -38,25 +38,32 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
 
 ByteLevelRoute::ByteLevelRoute() : serial_(PieceCache::NewOwner()) {}
 
-void ByteLevelRoute::EncodePiece(std::string_view piece, PieceCache& cache,
-                                 std::vector<uint32_t>* ids) const {
-  CachedIds(cache, piece, ids, [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); });
-}
-
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
-  thread_local std::vector<std::pair<size_t, size_t>> matches;
   PieceCache& cache = PieceCache::ForThread(serial_);
-  matches.clear();
   ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text
-  if (scanner_) scanner_->FindAll(s, &matches);
-  else ThrowIfError(regex_->FindAll(s, &matches));
-  size_t prev = 0;
-  for (auto [b, e] : matches) {
-    if (!matches_only_ && prev < b) EncodePiece(s.substr(prev, b - prev), cache, ids);
-    if (e > b) EncodePiece(s.substr(b, e - b), cache, ids);
-    prev = e;
+  // A hit is handled inline; a miss runs the merges.
+  auto merge = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); };
+  size_t prev = 0;  // end of the last match
+  auto encode_matches = [&](const Scanner::Span* matches, size_t count) {
+    for (size_t k = 0; k < count; ++k) {
+      const auto [b, e] = matches[k];
+      if (!matches_only_ && prev < b) CachedIds(cache, s.substr(prev, b - prev), s, ids, merge);
+      if (e > b) CachedIds(cache, std::string_view(s.data() + b, e - b), s, ids, merge);
+      prev = e;
+    }
+  };
+  if (scanner_) {
+    // Pre-tokens go to the cache as the scanner finds them, a batch at a
+    // time: no match vector.
+    Scanner::Span batch[64];
+    for (size_t from = 0; from < s.size();) encode_matches(batch, scanner_->FindSome(s, from, batch, 64, &from));
+  } else {
+    thread_local std::vector<Scanner::Span> matches;
+    matches.clear();
+    ThrowIfError(regex_->FindAll(s, &matches));
+    encode_matches(matches.data(), matches.size());
   }
-  if (!matches_only_ && prev < s.size()) EncodePiece(s.substr(prev), cache, ids);
+  if (!matches_only_ && prev < s.size()) CachedIds(cache, s.substr(prev), s, ids, merge);
 }
 
 }  // namespace mtok

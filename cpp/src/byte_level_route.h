@@ -25,7 +25,6 @@ class ByteLevelRoute : public IdsRoute {
 
  private:
   ByteLevelRoute();
-  void EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const;
 
   uint64_t serial_;  // keys this route's per-thread pre-token caches
   const Regex* regex_ = nullptr;

@@ -1,53 +1,92 @@
 // A small direct-mapped cache from pre-token bytes to ids, one per thread
-// and route (the ids fast paths). Natural text repeats its words, so most pre-tokens skip
-// the merge loop. Bounded: a slot is overwritten on collision and the id
-// arena is cleared when full.
+// and route (the ids fast paths). Natural text repeats its words, so most
+// pre-tokens skip the merge loop. Bounded: a slot is overwritten on
+// collision, and every slot is cleared when the id arena fills.
+//
+// Keys are compared as little-endian 8-byte words, zero past the key's end:
+// most pre-tokens are at most 16 bytes, two words, so a hit is two loads
+// (masked), a multiply-hash and three compares, with no memcmp or memcpy.
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
-
-#include "common/flat_hash.h"
 
 namespace mtok {
 
+namespace piece_key {
+
+inline uint64_t Load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);  // byte k of the key is always bits 8k..8k+7
+#endif
+  return w;
+}
+
+// The n (< 8) bytes at p as a word, zero above. Reads 8 bytes when
+// [lo, hi), which holds [p, p + n), has them around the key; else byte by byte.
+inline uint64_t LoadPartial(const char* p, size_t n, const char* lo, const char* hi) {
+  if (n == 0) return 0;
+  if (hi - p >= 8) return Load8(p) & (~uint64_t{0} >> (64 - 8 * n));
+  if (p + n - lo >= 8) return Load8(p + n - 8) >> (64 - 8 * n);
+  uint64_t w = 0;
+  for (size_t k = 0; k < n; ++k) w |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
+  return w;
+}
+
+// Word k of a key of n >= 8 bytes (k < ceil(n / 8)): the last, partial word
+// is loaded from the key's last 8 bytes and shifted down, so nothing past
+// the key is read.
+inline uint64_t Word(const char* p, size_t n, size_t k) {
+  if (8 * k + 8 <= n) return Load8(p + 8 * k);
+  return Load8(p + n - 8) >> (8 * (8 * k + 8 - n));
+}
+
+}  // namespace piece_key
+
 class PieceCache {
  public:
-  static constexpr size_t kMaxKey = 40;  // longer pre-tokens rarely repeat
+  static constexpr size_t kMaxShort = 16;  // two words
+  static constexpr size_t kMaxKey = 48;    // six words; longer pre-tokens rarely repeat
 
-  // The id arena is reserved whole (untouched pages cost nothing), so a
-  // warm cache never reallocates.
-  PieceCache() { ids_.reserve(kArenaIds); }
+  PieceCache();
 
-  // Appends the cached ids of `key` and returns true, or returns false.
-  bool Append(std::string_view key, uint64_t h, std::vector<uint32_t>* ids) const {
-    const Slot& s = slots_[h & kMask];
-    if (s.hash != h || s.key_len != key.size() || s.gen != gen_) return false;
-    if (std::memcmp(s.key, key.data(), key.size()) != 0) return false;
-    if (s.ids_len == 1) ids->push_back(s.first_id);  // most pre-tokens: one id, in the slot
-    else ids->insert(ids->end(), ids_.data() + s.ids_off, ids_.data() + s.ids_off + s.ids_len);
-    return true;
-  }
-  void Put(std::string_view key, uint64_t h, const uint32_t* ids, size_t n) {
-    if (key.size() > kMaxKey || n == 0 || n > UINT16_MAX) return;
-    if (n > 1 && ids_.size() + n > kArenaIds) {
-      ids_.clear();
-      ++gen_;  // invalidates every slot at once
+  struct ShortSlot;
+  struct LongSlot;
+
+  // A key of 1..kMaxShort bytes and its slot. `readable` holds `piece`
+  // and may be read around it.
+  struct ShortKey {
+    uint64_t w0, w1;
+    ShortSlot* slot;
+  };
+  ShortKey MakeShort(std::string_view piece, std::string_view readable) {
+    const char* p = piece.data();
+    const size_t n = piece.size();
+    ShortKey k;
+    if (n >= 8) {
+      k.w0 = piece_key::Load8(p);
+      k.w1 = n > 8 ? piece_key::Load8(p + n - 8) >> (8 * (16 - n)) : 0;
+    } else {
+      k.w0 = piece_key::LoadPartial(p, n, readable.data(), readable.data() + readable.size());
+      k.w1 = 0;
     }
-    Slot& s = slots_[h & kMask];
-    s.hash = h;
-    s.gen = gen_;
-    s.first_id = ids[0];
-    s.ids_len = static_cast<uint16_t>(n);
-    s.key_len = static_cast<uint8_t>(key.size());
-    std::memcpy(s.key, key.data(), key.size());
-    if (n > 1) {
-      s.ids_off = static_cast<uint32_t>(ids_.size());
-      ids_.insert(ids_.end(), ids, ids + n);
-    }
+    // The high bits of a product depend on every bit of the word.
+    const uint64_t h = k.w0 * 0x9E3779B97F4A7C15ULL ^ (k.w1 + n) * 0xC2B2AE3D27D4EB4FULL;
+    k.slot = &short_[h >> (64 - kShortBits)];
+    return k;
   }
+  // Appends the cached ids of the n-byte key k and returns true, or
+  // returns false; Put then caches its ids.
+  bool Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const;
+  void Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count);
+
+  // The same for keys of kMaxShort + 1..kMaxKey bytes.
+  bool AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids);
+  void PutLong(LongSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
 
   // A key for a new cache owner (a route): ForThread(owner) gives this
   // thread's cache for it. A thread keeps caches for a few owners, so
@@ -55,39 +94,116 @@ class PieceCache {
   static uint64_t NewOwner();
   static PieceCache& ForThread(uint64_t owner);
 
- private:
-  static constexpr size_t kSlots = 1 << 14, kMask = kSlots - 1;
+  // Sizes, for tests that fill the cache past them.
+  static constexpr size_t kShortBits = 14, kLongBits = 12;
   static constexpr size_t kArenaIds = 1 << 19;
-  // One cache line: the key bytes and a single id live in the slot, so a
-  // hit reads nothing else.
-  struct alignas(64) Slot {
-    uint64_t hash = 0;
-    uint32_t gen = ~0u;
-    uint32_t first_id = 0;
-    uint32_t ids_off = 0;
-    uint16_t ids_len = 0;
-    uint8_t key_len = 0;
-    char key[kMaxKey + 1];
+
+  // Half a cache line: the key words and a single id live in the slot, so
+  // a hit reads nothing else. An empty slot has key_len 0.
+  struct alignas(32) ShortSlot {
+    uint64_t w0, w1;
+    uint32_t first_id;
+    uint32_t ids_off;  // into the arena when ids_len > 1
+    uint16_t ids_len;
+    uint8_t key_len;
   };
-  static_assert(sizeof(Slot) == 64, "a slot is one cache line");
-  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
-  std::vector<uint32_t> ids_;  // id lists longer than one
-  uint32_t gen_ = 0;
+  struct alignas(64) LongSlot {
+    uint64_t w[kMaxKey / 8];
+    uint32_t first_id;
+    uint32_t ids_off;
+    uint16_t ids_len;
+    uint8_t key_len;
+  };
+
+ private:
+  // Appends the ids a filled slot holds.
+  template <typename Slot>
+  void Emit(const Slot& s, std::vector<uint32_t>* ids) const {
+    if (s.ids_len == 1) ids->push_back(s.first_id);  // most pre-tokens: one id, in the slot
+    else ids->insert(ids->end(), arena_.data() + s.ids_off, arena_.data() + s.ids_off + s.ids_len);
+  }
+  // Stores ids in a slot; false when they cannot be cached.
+  template <typename Slot>
+  bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
+  void Clear();
+
+  std::vector<ShortSlot> short_;
+  std::vector<LongSlot> long_;
+  std::vector<uint32_t> arena_;  // id lists longer than one
 };
 
+static_assert(sizeof(PieceCache::ShortSlot) == 32, "two short slots per cache line");
+static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
+
+inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const {
+  const ShortSlot& s = *k.slot;
+  if (s.w0 != k.w0 || s.w1 != k.w1 || s.key_len != n) return false;
+  Emit(s, ids);
+  return true;
+}
+
+template <typename Slot>
+bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count) {
+  if (count == 0 || count > UINT16_MAX) return false;
+  if (count > 1 && arena_.size() + count > kArenaIds) {
+    Clear();  // every slot at once: arena offsets are gone
+    if (count > kArenaIds) return false;
+  }
+  s->key_len = static_cast<uint8_t>(key_len);
+  s->first_id = ids[0];
+  s->ids_len = static_cast<uint16_t>(count);
+  if (count > 1) {
+    s->ids_off = static_cast<uint32_t>(arena_.size());
+    arena_.insert(arena_.end(), ids, ids + count);
+  }
+  return true;
+}
+
+inline void PieceCache::Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count) {
+  ShortSlot* s = k.slot;
+  s->key_len = 0;  // empty until filled
+  if (!Store(s, n, ids, count)) return;
+  s->w0 = k.w0;
+  s->w1 = k.w1;
+}
+
+// Encodes a piece the cache did not hold and caches its ids.
+template <typename Key, typename Encode>
+[[gnu::noinline]] void EncodeAndCache(PieceCache& cache, const Key& k, std::string_view piece,
+                                      std::vector<uint32_t>* ids, Encode& encode) {
+  const size_t before = ids->size();
+  encode(piece, ids);
+  if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
+    cache.Put(k, piece.size(), ids->data() + before, ids->size() - before);
+  } else {
+    cache.PutLong(k, piece, ids->data() + before, ids->size() - before);
+  }
+}
+
 // Appends the ids of `piece`, from the cache or from encode(piece, ids)
-// (then cached).
+// (then cached). `readable` holds `piece`: short keys may be loaded with
+// reads anywhere inside it. Inlined into the callers' loops: a hit is a
+// few instructions.
 template <typename Encode>
-void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uint32_t>* ids, Encode encode) {
-  if (piece.size() > PieceCache::kMaxKey) {
+[[gnu::always_inline]] inline void CachedIds(PieceCache& cache, std::string_view piece, std::string_view readable,
+                                             std::vector<uint32_t>* ids, Encode encode) {
+  const size_t n = piece.size();
+  if (n - 1 < PieceCache::kMaxShort) {  // 1..16 bytes (n = 0 wraps around)
+    const PieceCache::ShortKey k = cache.MakeShort(piece, readable);
+    if (!cache.Append(k, n, ids)) EncodeAndCache(cache, k, piece, ids, encode);
+    return;
+  }
+  if (n == 0 || n > PieceCache::kMaxKey) {
     encode(piece, ids);
     return;
   }
-  const uint64_t h = HashBytes(piece.data(), piece.size());
-  if (cache.Append(piece, h, ids)) return;
-  const size_t before = ids->size();
-  encode(piece, ids);
-  cache.Put(piece, h, ids->data() + before, ids->size() - before);
+  PieceCache::LongSlot* slot;
+  if (!cache.AppendLong(piece, &slot, ids)) EncodeAndCache(cache, slot, piece, ids, encode);
+}
+
+template <typename Encode>
+inline void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uint32_t>* ids, Encode encode) {
+  CachedIds(cache, piece, piece, ids, encode);
 }
 
 }  // namespace mtok

@@ -266,17 +266,29 @@ size_t Scanner::MatchAt(std::string_view s, size_t i) const {
   return i;
 }
 
-void Scanner::FindAll(std::string_view s, std::vector<std::pair<size_t, size_t>>* out) const {
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t end = ascii_ != AsciiFamily::kNone ? AsciiMatch(ascii_, max_digits_, s, i) : 0;
-    if (end == 0) end = MatchAt(s, i);
+template <AsciiFamily F>
+size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, Span* out, size_t cap,
+                            size_t* next) {
+  size_t n = 0;
+  while (i < s.size() && n < cap) {
+    size_t end = F != AsciiFamily::kNone ? AsciiMatch<F>(self.max_digits_, s, i) : 0;
+    if (end == 0) end = self.MatchAt(s, i);
     if (end > i) {
-      out->emplace_back(i, end);
+      out[n++] = {i, end};
       i = end;
     } else {
       i += utf8::seq_len(static_cast<unsigned char>(s[i]));
     }
+  }
+  *next = i;
+  return n;
+}
+
+void Scanner::FindAll(std::string_view s, std::vector<Span>* out) const {
+  Span buf[64];
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = FindSome(s, i, buf, 64, &i);
+    out->insert(out->end(), buf, buf + n);
   }
 }
 
@@ -382,8 +394,14 @@ std::unique_ptr<Scanner> Scanner::ForPattern(std::string_view pattern, RegexDial
     if (k.dialect == dialect && pattern == k.pattern) {
       std::unique_ptr<Scanner> s(new Scanner());
       s->alts_ = k.alts;
-      s->ascii_ = k.ascii;
       s->max_digits_ = k.max_digits;
+      switch (k.ascii) {
+        case AsciiFamily::kNone: s->find_some_ = FindSomeFor<AsciiFamily::kNone>; break;
+        case AsciiFamily::kGpt2: s->find_some_ = FindSomeFor<AsciiFamily::kGpt2>; break;
+        case AsciiFamily::kLlama3: s->find_some_ = FindSomeFor<AsciiFamily::kLlama3>; break;
+        case AsciiFamily::kCl100k: s->find_some_ = FindSomeFor<AsciiFamily::kCl100k>; break;
+        case AsciiFamily::kO200k: s->find_some_ = FindSomeFor<AsciiFamily::kO200k>; break;
+      }
       return s;
     }
   }

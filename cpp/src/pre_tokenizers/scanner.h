@@ -21,8 +21,17 @@ class Scanner {
   // The scanner for `pattern`, or null when the pattern is not one we know.
   static std::unique_ptr<Scanner> ForPattern(std::string_view pattern, RegexDialect dialect);
 
+  using Span = std::pair<size_t, size_t>;  // [begin, end) of a match
+
   // All matches, as Regex::FindAll gives them (appended to *out).
-  void FindAll(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
+  void FindAll(std::string_view text, std::vector<Span>* out) const;
+
+  // The next matches from byte `from` on, at most `cap` of them, into out;
+  // returns how many. *next is where to resume: text.size() when done.
+  // The caller's buffer stays small, so a long text needs no match vector.
+  size_t FindSome(std::string_view text, size_t from, Span* out, size_t cap, size_t* next) const {
+    return find_some_(*this, text, from, out, cap, next);
+  }
 
   // One alternative of a pattern (see scanner.cc).
   struct Alt;
@@ -31,9 +40,14 @@ class Scanner {
   Scanner();
   // End of the match starting at i, or i when no alternative matches there.
   size_t MatchAt(std::string_view s, size_t i) const;
+  // FindSome for one family's ASCII shortcut (inlined into its loop).
+  template <AsciiFamily F>
+  static size_t FindSomeFor(const Scanner& self, std::string_view s, size_t from, Span* out, size_t cap,
+                            size_t* next);
+
   std::vector<Alt> alts_;
-  AsciiFamily ascii_ = AsciiFamily::kNone;  // shortcut tried before alts_
-  size_t max_digits_ = 0;
+  size_t max_digits_ = 0;  // of \p{N} runs, for the ASCII shortcut
+  size_t (*find_some_)(const Scanner&, std::string_view, size_t, Span*, size_t, size_t*) = nullptr;
 };
 
 }  // namespace mtok

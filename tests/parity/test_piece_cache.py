@@ -1,0 +1,131 @@
+"""The byte-level route's pre-token cache (cpp/src/piece_cache.h) against
+the references: keys are compared as 8-byte words loaded around the key, so
+these tests put pre-tokens at every length around the 8/16/48-byte word
+limits, at the start, middle and end of the text, make keys that share
+words or differ only in trailing NULs, and overflow the slots and the id
+arena. Every text is encoded twice (a miss, then a hit)."""
+
+import random
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same
+
+tiktoken = pytest.importorskip("tiktoken")
+tokenizers = pytest.importorskip("tokenizers")
+from tiktoken.load import load_tiktoken_bpe  # noqa: E402
+
+from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
+
+# PieceCache sizes (piece_cache.h): 2^14 short slots, ids of multi-id
+# pre-tokens in an arena of 2^19 that is cleared with every slot when full.
+SHORT_SLOTS = 1 << 14
+ARENA_IDS = 1 << 19
+
+
+@pytest.fixture(scope="module")
+def o200k():
+    base, _, pattern, specials, n_vocab = ENCODINGS["o200k_base"]
+    ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
+    ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=ranks,
+                            special_tokens=specials, explicit_n_vocab=n_vocab)
+    ours = mtok.get_encoding("o200k_base")
+    return ref.encode_ordinary, ours.encode_ordinary
+
+
+@pytest.fixture(scope="module", params=["llama3", "qwen3"])
+def hf(request):
+    path = corpus.file_path("tokenizers", request.param, "tokenizer.json")
+    ref = tokenizers.Tokenizer.from_file(str(path))
+    ours = mtok.Tokenizer.from_file(path)
+    for t in (ref, ours):
+        t.no_truncation()
+        t.no_padding()
+    return (lambda t: ref.encode(t, add_special_tokens=False).ids,
+            lambda t: ours.encode(t, add_special_tokens=False))
+
+
+def check(name, pair, texts):
+    ref, ours = pair
+    expected = [ref(t) for t in texts]
+    assert_same(f"{name} (cache miss)", texts, expected, [ours(t) for t in texts])
+    assert_same(f"{name} (cache hit)", texts, expected, [ours(t) for t in texts])
+
+
+def word(rng, n_bytes, alphabet):
+    """A string of exactly n_bytes UTF-8 bytes from one-byte letters and
+    `alphabet` (letters of any width), so it stays one word."""
+    out, size = [], 0
+    while size < n_bytes:
+        c = rng.choice(alphabet)
+        if size + len(c.encode()) > n_bytes:
+            c = rng.choice("abcdefghijklmnopqrstuvwxyz")
+        out.append(c)
+        size += len(c.encode())
+    return "".join(out)
+
+
+def boundary_texts():
+    """Pre-tokens of 1..56 bytes, alone (short buffers), first, in the
+    middle and last; ASCII, accented and CJK letters; punctuation runs."""
+    rng = random.Random(7)
+    texts = []
+    for alphabet in ("abcdefghijklmnopqrstuvwxyz", "aeéèçñößøåæœ", "日本語中文字词汉", "ABCxyzДЖЯжя"):
+        for n in range(1, 57):
+            w = word(rng, n, alphabet)
+            texts += [w, " " + w, w + " end", "start " + w, "a " + w + " b", w + "\n", "x" * (n % 9) + " " + w]
+    for n in range(1, 40):
+        texts += ["!" * n, " " + "-" * n, "(" * n + "x", "\t" * n + "y", "1" * n]
+    return texts
+
+
+def nul_texts():
+    """Keys whose words agree and differ only in length (trailing NULs),
+    or only in bytes 9..16: a compare that missed the length or the second
+    word would return the other key's ids."""
+    texts = []
+    for k in range(1, 24):
+        texts.append(" " + "\x00" * k)
+        texts.append(" " + "\x00" * k + " " + "\x00" * (k + 1) + " " + "\x00" * max(1, k - 1))
+    stem = "abcdefgh"
+    for tail in ("", "i", "ij", "ijk", "ijklmnop", "ijklmnopq", "z", "zz", "zzzzzzzz"):
+        texts.append(" ".join(stem + tail[:k] for k in range(len(tail) + 1)))
+    texts.append(" ".join("%" * k for k in range(1, 30)))
+    return texts
+
+
+def test_key_boundaries_o200k(o200k):
+    check("o200k cache keys", o200k, boundary_texts() + nul_texts())
+
+
+def test_key_boundaries_hf(hf):
+    check("hf cache keys", hf, boundary_texts() + nul_texts())
+
+
+def random_words(seed, n):
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return [" " + "".join(rng.choice(letters) for _ in range(rng.randint(3, 14))) for _ in range(n)]
+
+
+def test_eviction_and_arena_reset(o200k):
+    """More distinct pre-tokens than slots, and more ids of multi-id
+    pre-tokens than the arena holds: slots are overwritten and the arena is
+    cleared mid-text. A small text encoded after every chunk of the flood
+    hits slots cached before each clear: they must not return ids from the
+    arena's new contents."""
+    ref, ours = o200k
+    probe = "".join(random_words(3, 300))
+    expected_probe = ref(probe)
+    flood = random_words(2, 160_000)
+    stored = 0
+    for start in range(0, len(flood), 5000):
+        chunk = "".join(flood[start:start + 5000])
+        expected = ref(chunk)
+        stored += len(expected) - chunk.count(" ")  # at least the ids of multi-id words
+        assert_same("o200k cache flood", [chunk], [expected], [ours(chunk)], limit=1)
+        assert_same("o200k cache probe", [probe], [expected_probe], [ours(probe)], limit=1)
+    assert stored > ARENA_IDS, "the flood must overflow the id arena"
+    assert len(flood) > 4 * SHORT_SLOTS
