@@ -45,6 +45,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   auto merge = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); };
   size_t prev = 0;  // end of the last match
   auto encode_matches = [&](const Scanner::Span* matches, size_t count) {
+    for (size_t k = 0; k < count; ++k) cache.Prefetch(s.substr(matches[k].first, matches[k].second - matches[k].first), s);
     for (size_t k = 0; k < count; ++k) {
       const auto [b, e] = matches[k];
       if (!matches_only_ && prev < b) CachedIds(cache, s.substr(prev, b - prev), s, ids, merge);

@@ -9,12 +9,12 @@ namespace mtok {
 
 // Value-initialized slots are empty (key_len 0). The id arena is reserved
 // whole (untouched pages cost nothing), so a warm cache never reallocates.
-PieceCache::PieceCache() : short_(size_t{1} << kShortBits), long_(size_t{1} << kLongBits) {
+PieceCache::PieceCache() : short_(size_t{1} << (kShortBits - 1)), long_(size_t{1} << kLongBits) {
   arena_.reserve(kArenaIds);
 }
 
 void PieceCache::Clear() {
-  std::memset(static_cast<void*>(short_.data()), 0, short_.size() * sizeof(ShortSlot));
+  std::memset(static_cast<void*>(short_.data()), 0, short_.size() * sizeof(ShortSet));
   std::memset(static_cast<void*>(long_.data()), 0, long_.size() * sizeof(LongSlot));
   arena_.clear();
 }
