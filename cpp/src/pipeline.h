@@ -86,6 +86,9 @@ class Normalizer {
   // into *out. Reuses per-thread buffers: a warm call allocates nothing
   // when *out is reused and the stages do not allocate.
   void NormalizeText(std::string_view text, std::string* out) const;
+  // True when a quick check proves Normalize leaves `text` as it is (false
+  // means only "not proven").
+  virtual bool LeavesAlone(std::string_view /*text*/) const { return false; }
   // Appends the stages this normalizer runs, in order (for the fused ids
   // routes, like PreTokenizer::Describe).
   virtual void Describe(std::vector<NormalizerStage>* out) const;

@@ -110,7 +110,8 @@ void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vec
     }
     std::string_view seg = text.substr(s.begin, s.end - s.begin);
     const bool at_start = s.begin == 0;
-    if (f.normalizer && !f.route->Normalizes()) {  // a fusing route is never made with split_norm
+    // (A fusing route is never made with split_norm.)
+    if (f.normalizer && !f.route->Normalizes() && !f.normalizer->LeavesAlone(seg)) {
       f.normalizer->NormalizeText(seg, &normalized);
       seg = normalized;
     }

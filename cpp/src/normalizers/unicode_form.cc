@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 
 #include "common/unicode_norm.h"
@@ -27,6 +28,7 @@ class UnicodeFormNormalizer : public Normalizer {
     std::sort(src.begin(), src.end());
     RebuildPiece(p, in, out, src);
   }
+  bool LeavesAlone(std::string_view text) const override { return Unchanged(text); }
 
  private:
   // True when the form cannot change `text`: ASCII is invariant under every
@@ -36,16 +38,15 @@ class UnicodeFormNormalizer : public Normalizer {
   // combining class 0 whose NFC is themselves, outside the scripts where a
   // class-0 sign composes with the letter before it.
   bool Unchanged(std::string_view text) const {
-    bool ascii = true;
-    for (unsigned char c : text) {
-      if (c >= 0x80) {
-        ascii = false;
-        break;
-      }
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= text.size(); i += 8) {  // ASCII, a word at a time
+      std::memcpy(&w, text.data() + i, 8);
+      if (w & 0x8080808080808080ULL) break;
     }
-    if (ascii) return true;
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+    if (i == text.size()) return true;
     if (form_ != unicode::NormForm::NFC) return false;
-    for (size_t i = 0; i < text.size();) {
+    for (; i < text.size();) {
       int len;
       const char32_t cp = utf8::decode(text, i, &len);
       i += len;
