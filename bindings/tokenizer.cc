@@ -4,6 +4,9 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <exception>
+#include <functional>
+
 #include "common/scratch.h"
 #include "errors.h"
 #include "py_tokenizer.h"
@@ -105,17 +108,34 @@ nb::list EncodeBatchIds(const PyTokenizer& self, nb::handle texts, nb::handle pa
   BatchInput in(texts, pairs);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
+  const size_t n = in.texts.views.size();
   std::vector<std::vector<uint32_t>> out;
+  PyObject* rows = PyList_New(static_cast<Py_ssize_t>(n));
+  if (rows == nullptr) throw nb::python_error();
+  nb::list result = nb::steal<nb::list>(rows);
+  // Rows become Python lists on this thread, with the GIL, while the pool
+  // still encodes later ones.
+  size_t converted = 0;
+  std::exception_ptr failed;
+  const std::function<void(size_t)> ready = [&](size_t k) {
+    nb::gil_scoped_acquire acquire;
+    for (; converted < k && !failed; ++converted) {
+      try {
+        PyList_SET_ITEM(rows, converted, self.id_objects->List(out[converted]).release().ptr());
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      std::vector<uint32_t>().swap(out[converted]);
+    }
+  };
   mtok::Status st;
   {
     nb::gil_scoped_release release;
-    st = self.tok->EncodeBatchIds(in.texts.views.data(), in.pair_data(), in.texts.views.size(),
-                                  opt, threads, &out);
+    st = self.tok->EncodeBatchIds(in.texts.views.data(), in.pair_data(), n, opt, threads, &out, &ready);
   }
+  if (failed) std::rethrow_exception(failed);
   mtok_py::Check(st);
-  nb::list rows;
-  for (const std::vector<uint32_t>& ids : out) rows.append(self.id_objects->List(ids));
-  return rows;
+  return result;
 }
 
 const char* SideName(mtok::Side s) { return s == mtok::Side::kLeft ? "left" : "right"; }

@@ -1,4 +1,9 @@
 // Batch encode and decode on the shared thread pool.
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
 #include "common/thread_pool.h"
 #include "encoding/encoding_ops.h"
 #include "mtok/tokenizer.h"
@@ -21,12 +26,26 @@ Status Tokenizer::EncodeBatch(const std::string_view* texts, const std::string_v
 
 Status Tokenizer::EncodeBatchIds(const std::string_view* texts, const std::string_view* pairs,
                                  size_t n, const EncodeOptions& opt, int threads,
-                                 std::vector<std::vector<uint32_t>>* out) const {
+                                 std::vector<std::vector<uint32_t>>* out,
+                                 const std::function<void(size_t)>* ready) const {
   if (opt.plain() && !pairs) {
     out->assign(n, {});
     std::vector<Status> errors(n);
-    ThreadPool::Shared().ParallelFor(
-        n, threads, [&](size_t i) { errors[i] = EncodeIds(texts[i], opt, &(*out)[i]); });
+    // Done flags, and how far from 0 every item is done, as the calling
+    // thread last saw it: between its own items it hands that prefix to
+    // `ready` (with two threads, one converts while the other encodes).
+    std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[n]());
+    size_t prefix = 0, handed = 0;
+    const size_t step = std::max<size_t>(1, n / 16);  // ready() costs a lock (the GIL)
+    const std::thread::id caller = std::this_thread::get_id();
+    ThreadPool::Shared().ParallelFor(n, threads, [&](size_t i) {
+      errors[i] = EncodeIds(texts[i], opt, &(*out)[i]);
+      done[i].store(true, std::memory_order_release);
+      if (ready == nullptr || std::this_thread::get_id() != caller) return;
+      while (prefix < n && done[prefix].load(std::memory_order_acquire)) ++prefix;
+      if (prefix >= handed + step) (*ready)(handed = prefix);
+    });
+    if (ready && handed < n) (*ready)(n);
     for (const Status& st : errors) MTOK_RETURN_IF_ERROR(st);
     return Status::Ok();
   }
@@ -34,6 +53,7 @@ Status Tokenizer::EncodeBatchIds(const std::string_view* texts, const std::strin
   MTOK_RETURN_IF_ERROR(EncodeBatch(texts, pairs, n, opt, threads, &encodings));
   out->resize(n);
   for (size_t i = 0; i < n; ++i) (*out)[i] = std::move(encodings[i].ids);
+  if (ready) (*ready)(n);
   return Status::Ok();
 }
 

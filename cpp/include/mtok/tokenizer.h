@@ -2,6 +2,7 @@
 // share between threads: every method is const and keeps no shared state.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -72,10 +73,14 @@ class Tokenizer {
   // Returns the first error.
   Status EncodeBatch(const std::string_view* texts, const std::string_view* pairs, size_t n,
                      const EncodeOptions& opt, int threads, std::vector<Encoding>* out) const;
-  // The same, keeping only the ids of each encoding.
+  // The same, keeping only the ids of each encoding. With `ready`, the
+  // calling thread runs ready(k) each time items [0, k) are all encoded
+  // (ready(n) last), so it can consume results while the pool encodes the
+  // rest; ready must not throw.
   Status EncodeBatchIds(const std::string_view* texts, const std::string_view* pairs, size_t n,
                         const EncodeOptions& opt, int threads,
-                        std::vector<std::vector<uint32_t>>* out) const;
+                        std::vector<std::vector<uint32_t>>* out,
+                        const std::function<void(size_t)>* ready = nullptr) const;
   Status EncodeIds(std::string_view text, const EncodeOptions& opt, std::vector<uint32_t>* ids) const;
   std::string Decode(const uint32_t* ids, size_t n, bool skip_special_tokens) const;
   std::vector<std::string> DecodeBatch(const std::vector<std::vector<uint32_t>>& batch,
