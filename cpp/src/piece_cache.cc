@@ -3,20 +3,57 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <new>
 #include <utility>
+
+#include "common/flat_hash.h"
 
 namespace mtok {
 
-// Value-initialized slots are empty (key_len 0). The id arena is reserved
-// whole (untouched pages cost nothing), so a warm cache never reallocates.
-PieceCache::PieceCache() : short_(size_t{1} << (kShortBits - 1)), long_(size_t{1} << kLongBits) {
+// Zero-filled slots are empty (key_len 0). The id arena is reserved whole
+// (untouched pages cost nothing), so a warm cache never reallocates.
+PieceCache::PieceCache() {
+  const size_t short_bytes = kShortSets * sizeof(ShortSet), long_bytes = kLongSlots * sizeof(LongSlot);
+  if (!mem_.Allocate(short_bytes + long_bytes + (size_t{1} << kHugeBits) * sizeof(HugeSlot)))
+    throw std::bad_alloc();
+  short_ = reinterpret_cast<ShortSet*>(mem_.data());
+  long_ = reinterpret_cast<LongSlot*>(mem_.data() + short_bytes);
+  huge_ = reinterpret_cast<HugeSlot*>(mem_.data() + short_bytes + long_bytes);
   arena_.reserve(kArenaIds);
+  huge_bytes_.reserve(kHugeBytes);
 }
 
 void PieceCache::Clear() {
-  std::memset(static_cast<void*>(short_.data()), 0, short_.size() * sizeof(ShortSet));
-  std::memset(static_cast<void*>(long_.data()), 0, long_.size() * sizeof(LongSlot));
+  std::memset(static_cast<void*>(short_), 0, kShortSets * sizeof(ShortSet));
+  std::memset(static_cast<void*>(long_), 0, kLongSlots * sizeof(LongSlot));
+  std::memset(static_cast<void*>(huge_), 0, (size_t{1} << kHugeBits) * sizeof(HugeSlot));
   arena_.clear();
+  huge_bytes_.clear();
+}
+
+bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const {
+  const uint64_t h = HashBytes(piece.data(), piece.size());
+  HugeSlot& s = huge_[h >> (64 - kHugeBits)];
+  *slot = &s;
+  if (s.hash != h || s.key_len != piece.size() ||
+      std::memcmp(huge_bytes_.data() + s.key_off, piece.data(), piece.size()) != 0)
+    return false;
+  Emit(s, ids);
+  return true;
+}
+
+void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
+  s->key_len = 0;  // empty until filled
+  if (huge_bytes_.size() + piece.size() > kHugeBytes) {
+    // The byte arena is full: empty the huge slots (their ids stay in the
+    // id arena as garbage until it is cleared too).
+    std::memset(static_cast<void*>(huge_), 0, (size_t{1} << kHugeBits) * sizeof(HugeSlot));
+    huge_bytes_.clear();
+  }
+  if (!Store(s, piece.size(), ids, count)) return;
+  s->hash = HashBytes(piece.data(), piece.size());
+  s->key_off = static_cast<uint32_t>(huge_bytes_.size());
+  huge_bytes_.insert(huge_bytes_.end(), piece.begin(), piece.end());
 }
 
 namespace {

@@ -13,6 +13,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/huge_pages.h"
+
 namespace mtok {
 
 namespace piece_key {
@@ -50,7 +52,10 @@ inline uint64_t Word(const char* p, size_t n, size_t k) {
 class PieceCache {
  public:
   static constexpr size_t kMaxShort = 16;  // two words
-  static constexpr size_t kMaxKey = 48;    // six words; longer pre-tokens rarely repeat
+  static constexpr size_t kMaxKey = 48;    // six words, in a cache-line slot
+  // Longer pre-tokens (CJK runs without spaces, long runs of white space)
+  // are cached with their bytes in an arena, up to this size.
+  static constexpr size_t kMaxHuge = 4096;
 
   PieceCache();
 
@@ -94,6 +99,11 @@ class PieceCache {
   bool AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids);
   void PutLong(LongSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
 
+  // The same for keys of kMaxKey + 1..kMaxHuge bytes.
+  struct HugeSlot;
+  bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const;
+  void PutHuge(HugeSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
+
   // A key for a new cache owner (a route): ForThread(owner) gives this
   // thread's cache for it. A thread keeps caches for a few owners, so
   // alternating between tokenizers stays cheap.
@@ -101,7 +111,9 @@ class PieceCache {
   static PieceCache& ForThread(uint64_t owner);
 
   // Sizes (log2 of the slot counts), for tests that fill the cache past them.
-  static constexpr size_t kShortBits = 14, kLongBits = 12;
+  static constexpr size_t kShortBits = 16, kLongBits = 13;
+  static constexpr size_t kShortSets = size_t{1} << (kShortBits - 1), kLongSlots = size_t{1} << kLongBits;
+  static constexpr size_t kHugeBits = 12, kHugeBytes = size_t{1} << 20;
   static constexpr size_t kArenaIds = 1 << 19;
 
   // Half a cache line: the key words and a single id live in the slot, so
@@ -126,6 +138,13 @@ class PieceCache {
     uint16_t ids_len;
     uint8_t key_len;
   };
+  // The key's bytes are in the byte arena; empty when key_len is 0.
+  struct HugeSlot {
+    uint64_t hash;
+    uint32_t key_off, key_len;
+    uint32_t first_id, ids_off;
+    uint16_t ids_len;
+  };
 
  private:
   // Appends the ids a filled slot holds.
@@ -139,8 +158,14 @@ class PieceCache {
   bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
   void Clear();
 
-  std::vector<ShortSet> short_;
-  std::vector<LongSlot> long_;
+  // Both tables live in one zero-filled mapping on 2 MB pages where the
+  // kernel allows (one TLB entry for a lookup that lands anywhere); its
+  // pages are only committed as slots are first written.
+  HugePageRegion mem_;
+  ShortSet* short_ = nullptr;  // kShortSets
+  LongSlot* long_ = nullptr;   // kLongSlots
+  HugeSlot* huge_ = nullptr;   // 1 << kHugeBits
+  std::vector<char> huge_bytes_;  // keys of the huge slots
   std::vector<uint32_t> arena_;  // id lists longer than one
 };
 
@@ -164,7 +189,7 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
     Clear();  // every slot at once: arena offsets are gone
     if (count > kArenaIds) return false;
   }
-  s->key_len = static_cast<uint8_t>(key_len);
+  s->key_len = static_cast<decltype(s->key_len)>(key_len);
   s->first_id = ids[0];
   s->ids_len = static_cast<uint16_t>(count);
   if (count > 1) {
@@ -191,8 +216,10 @@ template <typename Key, typename Encode>
   encode(piece, ids);
   if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
     cache.Put(k, piece.size(), ids->data() + before, ids->size() - before);
-  } else {
+  } else if constexpr (std::is_same_v<Key, PieceCache::LongSlot*>) {
     cache.PutLong(k, piece, ids->data() + before, ids->size() - before);
+  } else {
+    cache.PutHuge(k, piece, ids->data() + before, ids->size() - before);
   }
 }
 
@@ -209,8 +236,13 @@ template <typename Encode>
     if (!cache.Append(k, n, ids)) EncodeAndCache(cache, k, piece, ids, encode);
     return;
   }
-  if (n == 0 || n > PieceCache::kMaxKey) {
+  if (n == 0 || n > PieceCache::kMaxHuge) {
     encode(piece, ids);
+    return;
+  }
+  if (n > PieceCache::kMaxKey) {
+    PieceCache::HugeSlot* slot;
+    if (!cache.AppendHuge(piece, &slot, ids)) EncodeAndCache(cache, slot, piece, ids, encode);
     return;
   }
   PieceCache::LongSlot* slot;

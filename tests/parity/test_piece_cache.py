@@ -19,10 +19,12 @@ from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
 from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
 
-# PieceCache sizes (piece_cache.h): 2^14 short slots, ids of multi-id
-# pre-tokens in an arena of 2^19 that is cleared with every slot when full.
-SHORT_SLOTS = 1 << 14
+# PieceCache sizes (piece_cache.h): 2^16 short slots (two per set), ids of
+# multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
+# when full; keys over 48 bytes in a 1 MB byte arena.
+SHORT_SLOTS = 1 << 16
 ARENA_IDS = 1 << 19
+HUGE_BYTES = 1 << 20
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +121,7 @@ def test_eviction_and_arena_reset(o200k):
     ref, ours = o200k
     probe = "".join(random_words(3, 300))
     expected_probe = ref(probe)
-    flood = random_words(2, 160_000)
+    flood = random_words(2, 280_000)
     stored = 0
     for start in range(0, len(flood), 5000):
         chunk = "".join(flood[start:start + 5000])
@@ -129,3 +131,42 @@ def test_eviction_and_arena_reset(o200k):
         assert_same("o200k cache probe", [probe], [expected_probe], [ours(probe)], limit=1)
     assert stored > ARENA_IDS, "the flood must overflow the id arena"
     assert len(flood) > 4 * SHORT_SLOTS
+
+
+def huge_texts():
+    """Pre-tokens over the 48-byte slot limit, up to and past the 4096-byte
+    cache limit: CJK runs, letters, white space and punctuation."""
+    rng = random.Random(11)
+    texts = []
+    for n in (47, 48, 49, 50, 63, 64, 65, 100, 255, 256, 1000, 4095, 4096, 4097, 6000):
+        for alphabet in ("日本語中文字词汉", "abcdefghij"):
+            w = word(rng, n, alphabet)
+            texts += [w, " " + w, "a " + w + " b"]
+        texts += [" " * n + "x", "\n" * n, "-" * n]
+    return texts
+
+
+def test_huge_keys_o200k(o200k):
+    check("o200k huge keys", o200k, huge_texts())
+
+
+def test_huge_keys_hf(hf):
+    check("hf huge keys", hf, huge_texts())
+
+
+def test_huge_byte_arena_reset(o200k):
+    """More distinct long pre-tokens than the byte arena holds: the huge
+    slots are emptied mid-text, and a probe cached before must still give
+    its own ids."""
+    ref, ours = o200k
+    rng = random.Random(5)
+    cjk = "日本語中文字词汉ひらがなカタカナ"
+    probe = " ".join(word(rng, 300, cjk) for _ in range(5))
+    expected_probe = ref(probe)
+    total = 0
+    for _ in range(12):
+        chunk = " ".join(word(rng, rng.randint(100, 1000), cjk) for _ in range(300))
+        total += len(chunk.encode())
+        assert_same("o200k huge flood", [chunk], [ref(chunk)], [ours(chunk)], limit=1)
+        assert_same("o200k huge probe", [probe], [expected_probe], [ours(probe)], limit=1)
+    assert total > HUGE_BYTES, "the flood must overflow the byte arena"
