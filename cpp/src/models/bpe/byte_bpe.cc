@@ -191,22 +191,23 @@ void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
   queue.Clear();
   uint32_t rank, merged;
   for (uint32_t i = 0; i + 1 < n; ++i) {
-    if (pair(i, i + 1, &rank, &merged)) queue.Push(rank, i, merged);
+    if (pair(i, i + 1, &rank, &merged)) queue.Push(rank, i);
   }
   MergeQueue::Candidate c;
   while (queue.Pop(&c)) {
     LargeSym& cur = syms[c.pos];
     if (cur.id == kRemoved || cur.next < 0) continue;
     const uint32_t r = static_cast<uint32_t>(cur.next);
-    if (!pair(c.pos, r, &rank, &merged) || merged != c.merged) continue;
+    // Stale unless the pair there still has this rank (see MergeQueue).
+    if (!pair(c.pos, r, &rank, &merged) || rank != c.rank) continue;
     LargeSym& right = syms[r];
-    cur.id = c.merged;
+    cur.id = merged;
     cur.next = right.next;
     right.id = kRemoved;
     if (cur.next >= 0) syms[cur.next].prev = static_cast<int32_t>(c.pos);
     if (cur.prev >= 0 && pair(cur.prev, c.pos, &rank, &merged))
-      queue.Push(rank, static_cast<uint32_t>(cur.prev), merged);
-    if (cur.next >= 0 && pair(c.pos, cur.next, &rank, &merged)) queue.Push(rank, c.pos, merged);
+      queue.Push(rank, static_cast<uint32_t>(cur.prev));
+    if (cur.next >= 0 && pair(c.pos, cur.next, &rank, &merged)) queue.Push(rank, c.pos);
   }
   for (int32_t i = 0; i >= 0; i = syms[i].next) out->push_back(syms[i].id);
 }

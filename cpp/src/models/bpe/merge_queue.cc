@@ -15,42 +15,53 @@ bool After(const MergeQueue::Candidate& a, const MergeQueue::Candidate& b) {
 }  // namespace
 
 void MergeQueue::Clear() {
-  // Every bucket was drained by the Pops that emptied the last use; a use
-  // abandoned early leaves heads behind, so reset those.
-  for (uint32_t r : ranks_) head_[r] = kNil;
+  // Pops that emptied the queue drained every bucket; a use abandoned
+  // early leaves some behind.
+  for (uint32_t r : ranks_) buckets_[r] = Bucket();
   ranks_.clear();
   blocks_.clear();
-  drain_.clear();
+  free_ = kNil;
+  bucket_floor_ = 0;
+  drain_block_ = kNil;
   drain_at_ = 0;
   drain_rank_ = 0;
-  draining_ = false;
   heap_.clear();
 }
 
-void MergeQueue::PushHeap(const Candidate& c) {
-  heap_.push_back(c);
-  std::push_heap(heap_.begin(), heap_.end(), After);
+uint32_t MergeQueue::NewBlock() {
+  uint32_t k = free_;
+  if (k != kNil) {
+    free_ = blocks_[k].next;
+  } else {
+    k = static_cast<uint32_t>(blocks_.size());
+    blocks_.emplace_back();
+  }
+  blocks_[k].next = kNil;
+  blocks_[k].count = 0;
+  return k;
 }
 
-void MergeQueue::Push(uint32_t rank, uint32_t pos, uint32_t merged) {
-  if (rank >= kMaxBucketRank || (draining_ && rank <= drain_rank_)) {
-    PushHeap({rank, pos, merged});
+void MergeQueue::PushSlow(uint32_t rank, uint32_t pos) {
+  if (rank >= kMaxBucketRank || rank < bucket_floor_) {
+    heap_.push_back({rank, pos});
+    std::push_heap(heap_.begin(), heap_.end(), After);
     return;
   }
-  if (rank >= head_.size()) head_.resize(size_t(rank) + 1, kNil);
-  uint32_t& head = head_[rank];
-  if (head == kNil) {
+  if (rank >= buckets_.size()) buckets_.resize(size_t(rank) + 1);
+  Bucket& b = buckets_[rank];
+  const uint32_t k = NewBlock();
+  if (b.last == kNil) {
+    b.first = k;
     ranks_.push_back(rank);
     std::push_heap(ranks_.begin(), ranks_.end(), std::greater<uint32_t>());
+  } else {
+    Block& full = blocks_[b.last];
+    b.unsorted |= full.pos[full.count - 1] > pos;
+    full.next = k;
   }
-  if (head == kNil || blocks_[head].count == kBlockItems) {
-    blocks_.emplace_back();
-    blocks_.back().older = head;
-    blocks_.back().count = 0;
-    head = static_cast<uint32_t>(blocks_.size() - 1);
-  }
-  Block& b = blocks_[head];
-  b.items[b.count++] = {pos, merged};
+  b.last = k;
+  blocks_[k].pos[0] = pos;
+  blocks_[k].count = 1;
 }
 
 bool MergeQueue::LoadNextBucket() {
@@ -58,30 +69,43 @@ bool MergeQueue::LoadNextBucket() {
   std::pop_heap(ranks_.begin(), ranks_.end(), std::greater<uint32_t>());
   const uint32_t rank = ranks_.back();
   ranks_.pop_back();
-  drain_.clear();
+  Bucket& b = buckets_[rank];
+  if (b.unsorted) {
+    // Sorted in place: the chain keeps its blocks and their counts.
+    sort_.clear();
+    for (uint32_t k = b.first; k != kNil; k = blocks_[k].next) {
+      sort_.insert(sort_.end(), blocks_[k].pos, blocks_[k].pos + blocks_[k].count);
+    }
+    std::sort(sort_.begin(), sort_.end());
+    const uint32_t* from = sort_.data();
+    for (uint32_t k = b.first; k != kNil; k = blocks_[k].next) {
+      std::copy(from, from + blocks_[k].count, blocks_[k].pos);
+      from += blocks_[k].count;
+    }
+  }
+  drain_block_ = b.first;
   drain_at_ = 0;
-  for (uint32_t k = head_[rank]; k != kNil; k = blocks_[k].older) {
-    const Block& b = blocks_[k];
-    for (uint32_t i = b.count; i-- > 0;) drain_.push_back(b.items[i]);
-  }
-  head_[rank] = kNil;
-  // Gathered newest first; pushes arrive in ascending runs.
-  std::reverse(drain_.begin(), drain_.end());
-  auto by_pos = [](const Item& a, const Item& b) { return a.pos < b.pos; };
-  if (!std::is_sorted(drain_.begin(), drain_.end(), by_pos)) {
-    std::stable_sort(drain_.begin(), drain_.end(), by_pos);
-  }
   drain_rank_ = rank;
-  draining_ = true;
+  bucket_floor_ = rank + 1;
+  b = Bucket();
   return true;
 }
 
-bool MergeQueue::Pop(Candidate* out) {
-  if (drain_at_ == drain_.size()) LoadNextBucket();
-  const bool bucket = drain_at_ < drain_.size();
+bool MergeQueue::PopSlow(Candidate* out) {
+  // Past the end of the current block: free it, go on to the next one, or
+  // to the next bucket.
+  while (drain_block_ != kNil && drain_at_ == blocks_[drain_block_].count) {
+    const uint32_t done = drain_block_;
+    drain_block_ = blocks_[done].next;
+    drain_at_ = 0;
+    blocks_[done].next = free_;
+    free_ = done;
+  }
+  if (drain_block_ == kNil) LoadNextBucket();
+  const bool bucket = drain_block_ != kNil;
   if (!heap_.empty()) {
     const Candidate& top = heap_.front();
-    if (!bucket || After(Candidate{drain_rank_, drain_[drain_at_].pos, 0}, top)) {
+    if (!bucket || After(Candidate{drain_rank_, blocks_[drain_block_].pos[drain_at_]}, top)) {
       *out = top;
       std::pop_heap(heap_.begin(), heap_.end(), After);
       heap_.pop_back();
@@ -89,8 +113,7 @@ bool MergeQueue::Pop(Candidate* out) {
     }
   }
   if (!bucket) return false;
-  const Item& it = drain_[drain_at_++];
-  *out = {drain_rank_, it.pos, it.merged};
+  *out = {drain_rank_, blocks_[drain_block_].pos[drain_at_++]};
   return true;
 }
 

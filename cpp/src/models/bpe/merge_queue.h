@@ -5,12 +5,12 @@
 // Candidates go into one bucket per rank. A merge pushes only candidates
 // next to its own position, and a bucket is drained left to right, so each
 // bucket fills as a few ascending runs; draining it sorts it (usually a
-// no-op) and then hands out its positions in order. A rank is bucketed once
-// the queue has moved below it; a candidate at or below the rank being
-// drained (merges whose result pairs into a lower rank, which HF files can
-// hold) or with a rank too large for the bucket array goes to a small
-// exact heap, and Pop takes the smaller of the two heads. So the pop order
-// is exactly (rank, position) order whatever the merge table.
+// no-op) and then hands out its positions in order. Once the queue drains
+// a rank, every later candidate of that rank or below (merges whose result
+// pairs into a lower rank, which HF files can hold), and any rank too large
+// for the bucket array, goes to a small exact heap instead; Pop takes the
+// smaller of the two heads. So the pop order is exactly (rank, position)
+// order whatever the merge table.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,15 +20,40 @@ namespace mtok {
 
 class MergeQueue {
  public:
+  // The merged id is not kept: a candidate is the pair at `pos` as it was
+  // when pushed, and the caller checks that the pair there still has this
+  // rank (a pair only changes by growing, and a rank names one pair).
   struct Candidate {
-    uint32_t rank, pos, merged;
+    uint32_t rank, pos;
   };
 
   // Empties the queue (keeps its memory).
   void Clear();
-  void Push(uint32_t rank, uint32_t pos, uint32_t merged);
+
+  void Push(uint32_t rank, uint32_t pos) {
+    if (rank >= bucket_floor_ && rank < buckets_.size()) {
+      Bucket& b = buckets_[rank];
+      if (b.last != kNil && blocks_[b.last].count < kBlockItems) {
+        Block& k = blocks_[b.last];
+        b.unsorted |= k.pos[k.count - 1] > pos;
+        k.pos[k.count++] = pos;
+        return;
+      }
+    }
+    PushSlow(rank, pos);
+  }
+
   // The smallest (rank, pos) candidate; false when the queue is empty.
-  bool Pop(Candidate* out);
+  bool Pop(Candidate* out) {
+    if (heap_.empty() && drain_block_ != kNil) {
+      const Block& b = blocks_[drain_block_];
+      if (drain_at_ < b.count) {
+        *out = {drain_rank_, b.pos[drain_at_++]};
+        return true;
+      }
+    }
+    return PopSlow(out);
+  }
 
  private:
   static constexpr uint32_t kNil = 0xFFFFFFFFu;
@@ -36,28 +61,33 @@ class MergeQueue {
   // table can make us allocate (real vocabularies are far below).
   static constexpr uint32_t kMaxBucketRank = 1u << 21;
 
-  struct Item {
-    uint32_t pos, merged;
-  };
-  // A bucket is a chain of these, newest first: one cache line holds seven
-  // candidates, so draining a bucket does not miss the cache per candidate.
-  static constexpr uint32_t kBlockItems = 7;
+  // A bucket is a chain of these, oldest first: one cache line holds 14
+  // positions, so pushing and draining stream through memory.
+  static constexpr uint32_t kBlockItems = 14;
   struct alignas(64) Block {
-    uint32_t older;  // the block filled before this one, or kNil
+    uint32_t next;  // the block filled after this one, or kNil
     uint32_t count;
-    Item items[kBlockItems];
+    uint32_t pos[kBlockItems];
+  };
+  struct Bucket {
+    uint32_t first = kNil, last = kNil;
+    uint32_t unsorted = 0;  // a push came left of the one before it
   };
 
+  void PushSlow(uint32_t rank, uint32_t pos);
+  bool PopSlow(Candidate* out);
   bool LoadNextBucket();
-  void PushHeap(const Candidate& c);
+  uint32_t NewBlock();
 
-  std::vector<uint32_t> head_;     // by rank: newest block, kNil when empty
-  std::vector<Block> blocks_;      // all bucketed pushes of this pre-token
+  std::vector<Bucket> buckets_;    // by rank
+  std::vector<Block> blocks_;      // bucket chains, and a free list of drained blocks
+  uint32_t free_ = kNil;
+  uint32_t bucket_floor_ = 0;      // ranks below go to the heap (already drained)
   std::vector<uint32_t> ranks_;    // min-heap of the non-empty buckets' ranks
-  std::vector<Item> drain_;        // the bucket being drained, by position
-  size_t drain_at_ = 0;
-  uint32_t drain_rank_ = 0;        // rank of drain_; buckets hold larger ranks
-  bool draining_ = false;
+  uint32_t drain_block_ = kNil;    // the bucket being drained: its block,
+  uint32_t drain_at_ = 0;          // the next position in it,
+  uint32_t drain_rank_ = 0;        // and its rank
+  std::vector<uint32_t> sort_;     // a bucket whose pushes came out of order
   std::vector<Candidate> heap_;    // min-heap on (rank, pos) of the rest
 };
 
