@@ -29,6 +29,9 @@ bool TokenBytes(std::string_view token, std::string* out) {
 // friendly); longer ones use a MergeQueue so the worst case stays linear.
 constexpr size_t kSmallPiece = 48;
 
+// Pieces longer than this (bytes) free MergeLarge's scratch when done.
+constexpr size_t kKeepScratch = size_t{4} << 20;
+
 }  // namespace
 
 // Raw bytes of every token (empty for tokens outside the alphabet) and
@@ -210,6 +213,11 @@ void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
     if (cur.next >= 0 && pair(c.pos, cur.next, &rank, &merged)) queue.Push(rank, c.pos);
   }
   for (int32_t i = 0; i >= 0; i = syms[i].next) out->push_back(syms[i].id);
+  if (n > kKeepScratch) {
+    // A thread keeps scratch for pieces up to a few MB, not for its largest one ever.
+    std::vector<LargeSym>().swap(sym_buf);
+    queue.Release();
+  }
 }
 
 }  // namespace mtok

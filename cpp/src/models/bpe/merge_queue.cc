@@ -28,6 +28,15 @@ void MergeQueue::Clear() {
   heap_.clear();
 }
 
+void MergeQueue::Release() {
+  Clear();
+  std::vector<Bucket>().swap(buckets_);
+  std::vector<Block>().swap(blocks_);
+  std::vector<uint32_t>().swap(ranks_);
+  std::vector<uint32_t>().swap(sort_);
+  std::vector<Candidate>().swap(heap_);
+}
+
 uint32_t MergeQueue::NewBlock() {
   uint32_t k = free_;
   if (k != kNil) {

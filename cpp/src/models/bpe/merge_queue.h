@@ -29,6 +29,8 @@ class MergeQueue {
 
   // Empties the queue (keeps its memory).
   void Clear();
+  // Empties the queue and frees its memory.
+  void Release();
 
   void Push(uint32_t rank, uint32_t pos) {
     if (rank >= bucket_floor_ && rank < buckets_.size()) {
