@@ -144,9 +144,6 @@ void ByteBpe::MergeSmall(std::string_view s, std::vector<Part>* parts_ptr) const
   }
 }
 
-// HF's algorithm (merge the lowest rank, leftmost on ties, with lazy
-// invalidation of stale candidates) over a linked list in one flat array,
-// with a MergeQueue instead of a heap: linear in the piece length.
 namespace {
 
 // Symbol i of a long pre-token starts at byte i and ends where its next one
@@ -170,6 +167,9 @@ struct LargeScratch {
 
 }  // namespace
 
+// HF's algorithm (merge the lowest rank, leftmost on ties, with lazy
+// invalidation of stale candidates) over a linked list in one flat array,
+// with a MergeQueue instead of a heap: linear in the piece length.
 void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
   static constexpr uint32_t kRemoved = 0xFFFFFFFFu;
   LargeScratch& scratch = ThreadScratch();
