@@ -6,11 +6,12 @@ which alone turned 4x into 6x).
 
 Each input is one long pre-token (except mixed whitespace, a few long
 ones), merged by ByteBpe's MergeQueue in linear time. Measured on 2 shared
-EPYC vCPUs: 4.0x the callgrind instructions for 4x the input, and wall
-ratios of 4.0-4.4 for one char, spaces and mixed whitespace (13-25 ns a
-byte). Random letters (gpt2, llama3) sit at 5-6x on a busy machine: the
-instructions are linear, but the merge order visits positions at random,
-so the 12 MB symbol array of the 1 MB input misses the cache more."""
+EPYC vCPUs: 3.6-3.9x the callgrind encode instructions for 4x the input
+(4.2x with the heap merge before), and CPU-time ratios of 4.0-4.2 for one
+char, spaces and mixed whitespace (13-17 ns a byte at 1 MB). Random letters
+are 4.5-5.0x (gpt2, llama3): the instructions are linear, but the merge
+order visits positions at random, and the 1 MB input's 12 MB symbol array
+misses the cache more than the 256 KB one's."""
 
 import random
 import string
