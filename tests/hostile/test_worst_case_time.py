@@ -4,8 +4,8 @@ time, not absolute wall times, so the test holds on a slow or busy machine
 (on 2 shared cores a wall clock counts 4 ms scheduler slices of other jobs,
 which alone turned 4x into 6x).
 
-Each input is one long pre-token (except mixed whitespace, a few long
-ones), merged by ByteBpe's MergeQueue in linear time. Measured on 2 shared
+Most inputs are one long pre-token (o200k splits random letters by case),
+merged by ByteBpe's MergeQueue in linear time. Measured on 2 shared
 EPYC vCPUs: 3.6-3.9x the callgrind encode instructions for 4x the input
 (4.2x with the heap merge before), and CPU-time ratios of 4.0-4.2 for one
 char, spaces and mixed whitespace (13-17 ns a byte at 1 MB). Random letters
