@@ -1,6 +1,7 @@
 #include "models/bpe/byte_bpe.h"
 
-#include <queue>
+#include "models/bpe/merge_queue.h"
+#include "models/bpe/pair_memo.h"
 
 #include "common/byte_level.h"
 #include "common/utf8.h"
@@ -25,8 +26,11 @@ bool TokenBytes(std::string_view token, std::string* out) {
 }
 
 // Pieces up to this many bytes merge with a linear scan per step (cache
-// friendly); longer ones use a heap so the worst case stays n log n.
+// friendly); longer ones use a MergeQueue so the worst case stays linear.
 constexpr size_t kSmallPiece = 48;
+
+// Pieces longer than this (bytes) free MergeLarge's scratch when done.
+constexpr size_t kKeepScratch = size_t{4} << 20;
 
 }  // namespace
 
@@ -57,6 +61,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
     return nullptr;
   std::unique_ptr<ByteBpe> b(new ByteBpe());
   b->rank_merges_ = opt.rank_merges;
+  b->serial_ = PairMemo::NewOwner();
   b->ignore_merges_ = opt.ignore_merges;
   const auto& t = byte_level::tables();
   std::string key;
@@ -71,17 +76,17 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   return b;
 }
 
-bool ByteBpe::PairRank(std::string_view s, const Part& a, const Part& b, uint32_t b_end,
-                       uint32_t* rank, uint32_t* merged) const {
+bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
+                       uint32_t b_end, uint32_t* rank, uint32_t* merged) const {
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.
     uint32_t id;
-    if (!raw_->Find(s.substr(a.start, b_end - a.start), &id)) return false;
+    if (!raw_->Find(s.substr(a_start, b_end - a_start), &id)) return false;
     *rank = id;
     *merged = id;
     return true;
   }
-  return pairs_->Find(a.id, b.id, rank, merged);
+  return pairs_->Find(a_id, b_id, rank, merged);
 }
 
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
@@ -95,16 +100,16 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
     out->push_back(id);
     return;
   }
+  if (s.size() > kSmallPiece) {
+    MergeLarge(s, out);
+    return;
+  }
   thread_local std::vector<Part> parts;
   parts.clear();
   for (size_t i = 0; i < s.size(); ++i) {
     parts.push_back({static_cast<uint32_t>(i), byte_id_[static_cast<unsigned char>(s[i])], kNoRank, 0});
   }
-  if (s.size() <= kSmallPiece) {
-    MergeSmall(s, &parts);
-  } else {
-    MergeLarge(s, &parts);
-  }
+  MergeSmall(s, &parts);
   for (const Part& p : parts) out->push_back(p.id);
 }
 
@@ -118,7 +123,8 @@ void ByteBpe::MergeSmall(std::string_view s, std::vector<Part>* parts_ptr) const
   auto update = [&](size_t i) {
     parts[i].rank = kNoRank;
     if (i + 1 < parts.size())
-      PairRank(s, parts[i], parts[i + 1], end_of(i + 1), &parts[i].rank, &parts[i].merged);
+      PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1), &parts[i].rank,
+               &parts[i].merged);
   };
   for (size_t i = 0; i + 1 < parts.size(); ++i) update(i);
   while (parts.size() > 1) {
@@ -138,52 +144,80 @@ void ByteBpe::MergeSmall(std::string_view s, std::vector<Part>* parts_ptr) const
   }
 }
 
-// HF's algorithm: a heap of candidate merges with lazy invalidation over a
-// linked list of symbols.
-void ByteBpe::MergeLarge(std::string_view s, std::vector<Part>* parts_ptr) const {
-  std::vector<Part>& parts = *parts_ptr;
-  const size_t n = parts.size();
-  std::vector<int32_t> prev(n), next(n);
-  std::vector<uint32_t> end(n);
-  std::vector<bool> removed(n, false);
+namespace {
+
+// Symbol i of a long pre-token starts at byte i and ends where its next one
+// starts.
+struct LargeSym {
+  uint32_t id;  // kRemoved: merged into its left neighbour
+  int32_t prev, next;
+};
+
+struct LargeScratch {
+  std::vector<LargeSym> syms;
+  MergeQueue queue;
+};
+
+// Not inlined: the compiler would otherwise recompute the thread_local's
+// address (a call into the loader, in a shared library) at every use.
+[[gnu::noinline]] LargeScratch& ThreadScratch() {
+  thread_local LargeScratch scratch;
+  return scratch;
+}
+
+}  // namespace
+
+// HF's algorithm (merge the lowest rank, leftmost on ties, with lazy
+// invalidation of stale candidates) over a linked list in one flat array,
+// with a MergeQueue instead of a heap: linear in the piece length.
+void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
+  static constexpr uint32_t kRemoved = 0xFFFFFFFFu;
+  LargeScratch& scratch = ThreadScratch();
+  std::vector<LargeSym>& sym_buf = scratch.syms;
+  MergeQueue& queue = scratch.queue;
+  PairMemo& memo = PairMemo::ForThread(serial_);
+  const size_t n = s.size();
+  sym_buf.resize(n);
+  LargeSym* const syms = sym_buf.data();
   for (size_t i = 0; i < n; ++i) {
-    prev[i] = static_cast<int32_t>(i) - 1;
-    next[i] = i + 1 < n ? static_cast<int32_t>(i + 1) : -1;
-    end[i] = i + 1 < n ? parts[i + 1].start : static_cast<uint32_t>(s.size());
+    syms[i] = {byte_id_[static_cast<unsigned char>(s[i])], static_cast<int32_t>(i) - 1,
+               i + 1 < n ? static_cast<int32_t>(i + 1) : -1};
   }
-  struct Cand {
-    uint32_t rank, pos, merged;
-    bool operator>(const Cand& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+  // The merge of symbol a with the next one, b.
+  auto pair = [&](uint32_t a, uint32_t b, uint32_t* rank, uint32_t* merged) {
+    return memo.Find(syms[a].id, syms[b].id, rank, merged, [&](uint32_t* r, uint32_t* m) {
+      const int32_t after = syms[b].next;
+      const uint32_t b_end = after >= 0 ? static_cast<uint32_t>(after) : static_cast<uint32_t>(n);
+      return PairRank(s, a, syms[a].id, syms[b].id, b_end, r, m);
+    });
   };
-  std::priority_queue<Cand, std::vector<Cand>, std::greater<Cand>> heap;
+  queue.Clear();
   uint32_t rank, merged;
-  for (size_t i = 0; i + 1 < n; ++i) {
-    if (PairRank(s, parts[i], parts[i + 1], end[i + 1], &rank, &merged))
-      heap.push({rank, static_cast<uint32_t>(i), merged});
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    if (pair(i, i + 1, &rank, &merged)) queue.Push(rank, i);
   }
-  while (!heap.empty()) {
-    Cand c = heap.top();
-    heap.pop();
-    if (removed[c.pos] || next[c.pos] < 0) continue;
-    uint32_t r = static_cast<uint32_t>(next[c.pos]);
-    if (!PairRank(s, parts[c.pos], parts[r], end[r], &rank, &merged) || merged != c.merged) continue;
-    parts[c.pos].id = c.merged;
-    end[c.pos] = end[r];
-    removed[r] = true;
-    next[c.pos] = next[r];
-    if (next[r] >= 0) prev[next[r]] = static_cast<int32_t>(c.pos);
-    int32_t p = prev[c.pos];
-    if (p >= 0 && PairRank(s, parts[p], parts[c.pos], end[c.pos], &rank, &merged))
-      heap.push({rank, static_cast<uint32_t>(p), merged});
-    int32_t q = next[c.pos];
-    if (q >= 0 && PairRank(s, parts[c.pos], parts[q], end[q], &rank, &merged))
-      heap.push({rank, c.pos, merged});
+  MergeQueue::Candidate c;
+  while (queue.Pop(&c)) {
+    LargeSym& cur = syms[c.pos];
+    if (cur.id == kRemoved || cur.next < 0) continue;
+    const uint32_t r = static_cast<uint32_t>(cur.next);
+    // Stale unless the pair there still has this rank (see MergeQueue).
+    if (!pair(c.pos, r, &rank, &merged) || rank != c.rank) continue;
+    LargeSym& right = syms[r];
+    cur.id = merged;
+    cur.next = right.next;
+    right.id = kRemoved;
+    if (cur.next >= 0) syms[cur.next].prev = static_cast<int32_t>(c.pos);
+    if (cur.prev >= 0 && pair(cur.prev, c.pos, &rank, &merged))
+      queue.Push(rank, static_cast<uint32_t>(cur.prev));
+    if (cur.next >= 0 && pair(c.pos, cur.next, &rank, &merged)) queue.Push(rank, c.pos);
   }
-  size_t w = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!removed[i]) parts[w++] = parts[i];
+  for (int32_t i = 0; i >= 0; i = syms[i].next) out->push_back(syms[i].id);
+  if (n > kKeepScratch) {
+    // A thread keeps scratch for pieces up to a few MB, not for its largest one ever.
+    std::vector<LargeSym>().swap(sym_buf);
+    queue.Release();
   }
-  parts.resize(w);
 }
 
 }  // namespace mtok

@@ -32,14 +32,16 @@ class ByteBpe {
   };
   static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 
-  bool PairRank(std::string_view s, const Part& a, const Part& b, uint32_t b_end,
-                uint32_t* rank, uint32_t* merged) const;
+  // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
+  bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
+                uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
   void MergeSmall(std::string_view s, std::vector<Part>* parts) const;
-  void MergeLarge(std::string_view s, std::vector<Part>* parts) const;
+  void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
 
   uint32_t byte_id_[256];
   const RawTables* raw_ = nullptr;     // raw token bytes <-> id
   const PairIndex* pairs_ = nullptr;   // unused in rank mode
+  uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
 };

@@ -1,0 +1,46 @@
+// A small per-thread cache of pair lookups, (left id, right id) -> merge,
+// for the merge loop of long pre-tokens: a long run repeats few pairs many
+// times, and a hit here is one L1 load instead of a hash probe into the
+// large pair or token table. Keyed by owner, so a thread that alternates
+// between tokenizers never reads another one's merges.
+#pragma once
+#include <cstdint>
+
+namespace mtok {
+
+class PairMemo {
+ public:
+  static constexpr uint32_t kNoMerge = 0xFFFFFFFFu;
+
+  // A serial for a new owner (a tokenizer model).
+  static uint64_t NewOwner();
+  // This thread's memo, emptied when it last served another owner.
+  static PairMemo& ForThread(uint64_t owner);
+
+  // rank/merged of the pair, from the memo or from lookup(rank, merged)
+  // (then remembered, including "no merge").
+  template <typename Lookup>
+  bool Find(uint32_t a, uint32_t b, uint32_t* rank, uint32_t* merged, Lookup lookup) {
+    Slot& s = slots_[(a * 0x9E3779B1u + b * 0x85EBCA77u) >> (32 - kBits)];
+    if (s.a != a || s.b != b) {
+      s.a = a;
+      s.b = b;
+      if (!lookup(&s.rank, &s.merged)) s.rank = kNoMerge;
+    }
+    *rank = s.rank;
+    *merged = s.merged;
+    return s.rank != kNoMerge;
+  }
+
+ private:
+  static constexpr int kBits = 12;
+  struct Slot {
+    uint32_t a = kNoMerge, b = kNoMerge, rank = kNoMerge, merged = 0;
+  };
+  void Clear();
+
+  uint64_t owner_ = 0;
+  Slot slots_[1u << kBits];
+};
+
+}  // namespace mtok

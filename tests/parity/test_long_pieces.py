@@ -1,0 +1,157 @@
+"""Long pre-tokens against the references. Byte-level BPE merges a piece of
+more than 48 bytes (ByteBpe's kSmallPiece) with MergeQueue, rank buckets
+whose pop order must be exactly HF's heap order (lowest rank, leftmost on
+ties): these compare whole ids on long synthetic pieces, at lengths around
+that threshold and well past it, for the corpus byte-level tokenizers
+(vs HF tokenizers) and the OpenAI encodings (vs tiktoken), and on a
+synthetic merge table that is not in natural order."""
+
+import random
+import string
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same
+
+tokenizers = pytest.importorskip("tokenizers")
+
+SMALL_PIECE = 48  # bytes; cpp/src/models/bpe/byte_bpe.cc
+LENGTHS = [SMALL_PIECE - 1, SMALL_PIECE, SMALL_PIECE + 1, SMALL_PIECE + 2, 97, 1000, 20000]
+
+
+def _rand(alphabet, n, seed):
+    return "".join(random.Random(seed).choices(alphabet, k=n))
+
+
+# Each maker gives a string of n characters; most are one pre-token under
+# every pattern (letters, or one whitespace run).
+KINDS = {
+    "one_char": lambda n: "a" * n,
+    "one_space_run": lambda n: " " * n,
+    "newlines": lambda n: "\n" * n,
+    "mixed_whitespace": lambda n: (" \t \n\r\n  " * (n // 8 + 1))[:n],
+    "pattern_ab": lambda n: ("ab" * n)[:n],
+    "pattern_abcab": lambda n: ("abcab" * n)[:n],
+    "pattern_aab": lambda n: ("aab" * n)[:n],
+    "random_lower": lambda n: _rand(string.ascii_lowercase, n, n),
+    "random_letters": lambda n: _rand(string.ascii_letters, n, n + 1),
+    "random_ab": lambda n: _rand("ab", n, n + 2),
+    "random_latin1": lambda n: random.Random(n + 3).randbytes(n).decode("latin-1"),
+    "latin1_letters": lambda n: _rand("àáâãäåæçèéêëìíîïñòóôõöøùúûüý", n, n + 4),
+    "cjk": lambda n: _rand("的一是不了人我在有他这中", n, n + 5),
+    "digits": lambda n: _rand(string.digits, n, n + 6),
+    "one_digit": lambda n: "7" * n,
+}
+
+
+def texts():
+    out = [make(n) for make in KINDS.values() for n in LENGTHS]
+    out.append("a" * 200_000)
+    out.append(_rand(string.ascii_letters, 200_000, 7))
+    return out
+
+
+HF_NAMES = ["gpt2", "llama3", "qwen3", "gpt-4o-o200k-hf"]
+
+
+@pytest.mark.parametrize("name", HF_NAMES)
+def test_long_pieces_match_hf(name):
+    path = corpus.file_path("tokenizers", name, "tokenizer.json")
+    ref = tokenizers.Tokenizer.from_file(str(path))
+    ours = mtok.Tokenizer.from_file(path)
+    for t in (ref, ours):
+        t.no_truncation()
+    inputs = texts()
+    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
+    actual = [ours.encode(t, add_special_tokens=False) for t in inputs]
+    assert_same(f"long pieces {name}", inputs, expected, actual)
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "cl100k_base", "o200k_base"])
+def test_long_pieces_match_tiktoken(name):
+    tiktoken = pytest.importorskip("tiktoken")
+    from tiktoken.load import load_tiktoken_bpe
+
+    from mtok.convert.openai_encodings import ENCODINGS
+
+    base, _, pattern, specials, n_vocab = ENCODINGS[name]
+    ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
+    ref = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials,
+                            explicit_n_vocab=n_vocab)
+    ours = mtok.get_encoding(name)
+    inputs = texts()
+    expected = ref.encode_ordinary_batch(inputs)
+    actual = [ours.encode_ordinary(t) for t in inputs]
+    assert_same(f"long pieces tiktoken {name}", inputs, expected, actual)
+
+
+def _byte_level_bpe(merges):
+    """Byte-level BPE with these merges (in this rank order), split like
+    Llama-3 (Split, then ByteLevel without its regex) so that it takes
+    mtok's ByteBpe path; a run of letters is one pre-token."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+
+    vocab = {ch: i for i, ch in enumerate(sorted(pre_tokenizers.ByteLevel.alphabet()))}
+    for left, right in merges:
+        vocab.setdefault(left + right, len(vocab))
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex("[a-z]+"), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    return tok
+
+
+def _shuffled_merges(seed, alphabet="abc", count=24):
+    """Merges that build random tokens from random pairs of earlier ones,
+    then shuffled: a merge often creates a pair of lower rank than itself,
+    several pairs build the same token, and tokens repeat inside tokens."""
+    rng = random.Random(seed)
+    tokens, merges = list(alphabet), []
+    while len(merges) < count:
+        left, right = rng.choice(tokens), rng.choice(tokens)
+        if (left, right) in merges or len(left + right) > 12:
+            continue
+        merges.append((left, right))
+        if left + right not in tokens:
+            tokens.append(left + right)
+    rng.shuffle(merges)
+    return merges
+
+
+def _compare_synthetic(merges, inputs, tmp_path, name):
+    ref = _byte_level_bpe(merges)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(ref.to_str())
+    ours = mtok.Tokenizer.from_file(path)
+    assert ours.debug_info()["ids_route"] != "general pipeline"  # the ByteBpe path is the one under test
+    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
+    actual = [ours.encode(t, add_special_tokens=False) for t in inputs]
+    assert_same(name, inputs, expected, actual)
+
+
+def test_unnatural_merge_order_matches_hf(tmp_path):
+    # "b c" (rank 2) makes "a bc" (rank 0); "a bc" and "ab c" both make abc.
+    merges = [("a", "bc"), ("c", "a"), ("b", "c"), ("ab", "c"), ("a", "b"), ("abc", "abc"),
+              ("a", "a"), ("aa", "aa"), ("ca", "b"), ("cab", "c"), ("aaaa", "a"), ("b", "b"),
+              ("abcabc", "a"), ("bb", "c"), ("aa", "bc")]
+    assert _byte_level_bpe(merges).encode("abc").ids == [_byte_level_bpe(merges).token_to_id("abc")]
+    inputs = [_rand(alpha, n, n * 7 + len(alpha))
+              for alpha in ("abc", "ab", "aab", "abcc", "ac")
+              for n in LENGTHS + [5000]]
+    inputs += [("abc" * n)[:n] for n in LENGTHS] + ["a" * n for n in LENGTHS]
+    _compare_synthetic(merges, inputs, tmp_path, "long pieces, unnatural merge order")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_shuffled_merge_tables_match_hf(tmp_path, seed):
+    merges = _shuffled_merges(seed)
+    rng = random.Random(seed)
+    inputs = [_rand(alpha, n, rng.random()) for alpha in ("abc", "ab", "aabc")
+              for n in (SMALL_PIECE - 1, SMALL_PIECE + 1, 300, 3000)]
+    # Runs of one token, spelled out: the same pair many times over.
+    inputs += [(left + right) * (600 // len(left + right)) for left, right in merges[:6]]
+    _compare_synthetic(merges, inputs, tmp_path, f"long pieces, shuffled merges (seed {seed})")
