@@ -1,10 +1,11 @@
 #include "models/bpe/byte_bpe.h"
 
-#include "models/bpe/merge_queue.h"
-#include "models/bpe/pair_memo.h"
+#include <cstring>
 
 #include "common/byte_level.h"
 #include "common/utf8.h"
+#include "models/bpe/merge_queue.h"
+#include "models/bpe/pair_memo.h"
 
 namespace mtok {
 
@@ -104,33 +105,29 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
     MergeLarge(s, out);
     return;
   }
-  thread_local std::vector<Part> parts;
-  parts.clear();
+  Part parts[kSmallPiece];  // on the stack: no thread_local lookup, no vector
   for (size_t i = 0; i < s.size(); ++i) {
-    parts.push_back({static_cast<uint32_t>(i), byte_id_[static_cast<unsigned char>(s[i])], kNoRank, 0});
+    parts[i] = {static_cast<uint32_t>(i), byte_id_[static_cast<unsigned char>(s[i])], kNoRank, 0};
   }
-  MergeSmall(s, &parts);
-  for (const Part& p : parts) out->push_back(p.id);
+  const size_t n = MergeSmall(s, parts, s.size());
+  for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
 }
 
 // Repeatedly merges the lowest-rank pair (leftmost on ties): tiktoken's
 // scan, which gives the same result as HF's heap order.
-void ByteBpe::MergeSmall(std::string_view s, std::vector<Part>* parts_ptr) const {
-  std::vector<Part>& parts = *parts_ptr;
-  auto end_of = [&](size_t i) {
-    return i + 1 < parts.size() ? parts[i + 1].start : static_cast<uint32_t>(s.size());
-  };
+size_t ByteBpe::MergeSmall(std::string_view s, Part* parts, size_t n) const {
+  auto end_of = [&](size_t i) { return i + 1 < n ? parts[i + 1].start : static_cast<uint32_t>(s.size()); };
   auto update = [&](size_t i) {
     parts[i].rank = kNoRank;
-    if (i + 1 < parts.size())
+    if (i + 1 < n)
       PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1), &parts[i].rank,
                &parts[i].merged);
   };
-  for (size_t i = 0; i + 1 < parts.size(); ++i) update(i);
-  while (parts.size() > 1) {
+  for (size_t i = 0; i + 1 < n; ++i) update(i);
+  while (n > 1) {
     size_t best = 0;
     uint32_t best_rank = kNoRank;
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    for (size_t i = 0; i + 1 < n; ++i) {
       if (parts[i].rank < best_rank) {
         best_rank = parts[i].rank;
         best = i;
@@ -138,10 +135,12 @@ void ByteBpe::MergeSmall(std::string_view s, std::vector<Part>* parts_ptr) const
     }
     if (best_rank == kNoRank) break;
     parts[best].id = parts[best].merged;
-    parts.erase(parts.begin() + best + 1);
+    std::memmove(parts + best + 1, parts + best + 2, (n - best - 2) * sizeof(Part));
+    --n;
     update(best);
     if (best > 0) update(best - 1);
   }
+  return n;
 }
 
 namespace {

@@ -35,7 +35,8 @@ class ByteBpe {
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  void MergeSmall(std::string_view s, std::vector<Part>* parts) const;
+  // Merges parts[0, n) in place; returns how many remain.
+  size_t MergeSmall(std::string_view s, Part* parts, size_t n) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
 
   uint32_t byte_id_[256];
