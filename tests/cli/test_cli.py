@@ -78,5 +78,5 @@ def test_inspect_runtime(tmp_path, capsys):
     code, text, _ = run(capsys, "inspect", str(out), "--runtime")
     assert code == 0
     assert "runtime:" in text
-    assert "ids_route: Metaspace words, straight to the model" in text
+    assert "ids_route: Precompiled and Metaspace fused, straight to the model" in text
     assert "unigram_trie_source: mapped from the file (UTRI)" in text
