@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from . import cold, peers, timing, worstcase
+from . import batch, cold, peers, timing, worstcase
 from .specs import TokSpec
 
 
@@ -71,11 +71,16 @@ def job_load(job, spec):
     return {"import_ms": import_ms, "load_ms": (done - t) * 1e3, "construct_ms": (loaded - t) * 1e3}
 
 
+def job_batch(job, spec):
+    return {"rows": batch.measure(spec, job["docs"], job["rounds"], tuple(job["threads"]))}
+
+
 def job_version(job, spec):
     return {"versions": {n: _peer(n).version() for n in job["libs"]}}
 
 
-JOBS = {"sized": job_sized, "cold": job_cold, "worst": job_worst, "load": job_load, "version": job_version}
+JOBS = {"sized": job_sized, "cold": job_cold, "worst": job_worst, "load": job_load, "batch": job_batch,
+        "version": job_version}
 
 
 def main(argv) -> int:
