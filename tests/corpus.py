@@ -72,3 +72,21 @@ def parity_strings():
         out += [p for p in text.split("\n\n") if p.strip()]
         out += [text[i:i + 4096] for i in range(0, len(text), 4096)]
     return tuple(out)
+
+
+def hf_pair(name):
+    """(HF tokenizers' Tokenizer, mtok.Tokenizer) for the corpus tokenizer.json
+    `name`, the file's own truncation and padding switched off on both. Fresh
+    objects: callers that share them cache them."""
+    import pytest
+
+    tokenizers = pytest.importorskip("tokenizers")
+    import mtok
+
+    path = file_path("tokenizers", name, "tokenizer.json")
+    ref = tokenizers.Tokenizer.from_file(str(path))
+    ours = mtok.Tokenizer.from_file(path)
+    for t in (ref, ours):
+        t.no_truncation()
+        t.no_padding()
+    return ref, ours

@@ -14,7 +14,7 @@ namespace mtok {
 // (untouched pages cost nothing), so a warm cache never reallocates.
 PieceCache::PieceCache() {
   const size_t short_bytes = kShortSets * sizeof(ShortSet), long_bytes = kLongSlots * sizeof(LongSlot);
-  if (!mem_.Allocate(short_bytes + long_bytes + (size_t{1} << kHugeBits) * sizeof(HugeSlot)))
+  if (!mem_.Allocate(short_bytes + long_bytes + kHugeSlots * sizeof(HugeSlot)))
     throw std::bad_alloc();
   short_ = reinterpret_cast<ShortSet*>(mem_.data());
   long_ = reinterpret_cast<LongSlot*>(mem_.data() + short_bytes);
@@ -26,8 +26,12 @@ PieceCache::PieceCache() {
 void PieceCache::Clear() {
   std::memset(static_cast<void*>(short_), 0, kShortSets * sizeof(ShortSet));
   std::memset(static_cast<void*>(long_), 0, kLongSlots * sizeof(LongSlot));
-  std::memset(static_cast<void*>(huge_), 0, (size_t{1} << kHugeBits) * sizeof(HugeSlot));
   arena_.clear();
+  ClearHuge();
+}
+
+void PieceCache::ClearHuge() {
+  std::memset(static_cast<void*>(huge_), 0, kHugeSlots * sizeof(HugeSlot));
   huge_bytes_.clear();
 }
 
@@ -47,8 +51,7 @@ void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* id
   if (huge_bytes_.size() + piece.size() > kHugeBytes) {
     // The byte arena is full: empty the huge slots (their ids stay in the
     // id arena as garbage until it is cleared too).
-    std::memset(static_cast<void*>(huge_), 0, (size_t{1} << kHugeBits) * sizeof(HugeSlot));
-    huge_bytes_.clear();
+    ClearHuge();
   }
   if (!Store(s, piece.size(), ids, count)) return;
   s->hash = HashBytes(piece.data(), piece.size());

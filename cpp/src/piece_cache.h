@@ -113,7 +113,7 @@ class PieceCache {
   // Sizes (log2 of the slot counts), for tests that fill the cache past them.
   static constexpr size_t kShortBits = 16, kLongBits = 13;
   static constexpr size_t kShortSets = size_t{1} << (kShortBits - 1), kLongSlots = size_t{1} << kLongBits;
-  static constexpr size_t kHugeBits = 12, kHugeBytes = size_t{1} << 20;
+  static constexpr size_t kHugeBits = 12, kHugeSlots = size_t{1} << kHugeBits, kHugeBytes = size_t{1} << 20;
   static constexpr size_t kArenaIds = 1 << 19;
 
   // Half a cache line: the key words and a single id live in the slot, so
@@ -157,6 +157,7 @@ class PieceCache {
   template <typename Slot>
   bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
   void Clear();
+  void ClearHuge();
 
   // Both tables live in one zero-filled mapping on 2 MB pages where the
   // kernel allows (one TLB entry for a lookup that lands anywhere); its
@@ -164,7 +165,7 @@ class PieceCache {
   HugePageRegion mem_;
   ShortSet* short_ = nullptr;  // kShortSets
   LongSlot* long_ = nullptr;   // kLongSlots
-  HugeSlot* huge_ = nullptr;   // 1 << kHugeBits
+  HugeSlot* huge_ = nullptr;   // kHugeSlots
   std::vector<char> huge_bytes_;  // keys of the huge slots
   std::vector<uint32_t> arena_;  // id lists longer than one
 };

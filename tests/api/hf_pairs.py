@@ -20,16 +20,7 @@ EDGE_CASES = ["", " ", "Hello world", "  leading and trailing  ", "émoji 👋�
 def pair(name):
     """(HF tokenizer, mtok tokenizer) for a corpus tokenizer.json, with the
     file's own truncation and padding switched off on both."""
-    tokenizers = pytest.importorskip("tokenizers")
-    import mtok
-
-    path = corpus.file_path("tokenizers", name, "tokenizer.json")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    tok = mtok.Tokenizer.from_file(path)
-    for t in (ref, tok):
-        t.no_truncation()
-        t.no_padding()
-    return ref, tok
+    return corpus.hf_pair(name)
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,13 +25,7 @@ TEXT = st.text(
 
 @functools.lru_cache(maxsize=None)
 def hf_pair(name):
-    path = corpus.file_path("tokenizers", name, "tokenizer.json")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    tok = mtok.Tokenizer.from_file(path)
-    for t in (ref, tok):
-        t.no_truncation()
-        t.no_padding()
-    return ref, tok
+    return corpus.hf_pair(name)
 
 
 @functools.lru_cache(maxsize=None)

@@ -58,11 +58,7 @@ HF_NAMES = ["gpt2", "llama3", "qwen3", "gpt-4o-o200k-hf"]
 
 @pytest.mark.parametrize("name", HF_NAMES)
 def test_long_pieces_match_hf(name):
-    path = corpus.file_path("tokenizers", name, "tokenizer.json")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    ours = mtok.Tokenizer.from_file(path)
-    for t in (ref, ours):
-        t.no_truncation()
+    ref, ours = corpus.hf_pair(name)
     inputs = texts()
     expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
     actual = [ours.encode(t, add_special_tokens=False) for t in inputs]

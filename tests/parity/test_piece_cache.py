@@ -39,12 +39,7 @@ def o200k():
 
 @pytest.fixture(scope="module", params=["llama3", "qwen3"])
 def hf(request):
-    path = corpus.file_path("tokenizers", request.param, "tokenizer.json")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    ours = mtok.Tokenizer.from_file(path)
-    for t in (ref, ours):
-        t.no_truncation()
-        t.no_padding()
+    ref, ours = corpus.hf_pair(request.param)
     return (lambda t: ref.encode(t, add_special_tokens=False).ids,
             lambda t: ours.encode(t, add_special_tokens=False))
 

@@ -113,27 +113,6 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
   for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
 }
 
-bool ByteBpe::BytePairRank(std::string_view s, uint32_t at, uint32_t* rank, uint32_t* merged) const {
-  const size_t key = static_cast<size_t>(static_cast<uint8_t>(s[at])) << 8 | static_cast<uint8_t>(s[at + 1]);
-  uint64_t v = byte_pairs_[key].load(std::memory_order_relaxed);
-  if (v == 0) {
-    uint32_t r = kNoRank, m = 0;
-    const uint32_t a = byte_id_[static_cast<uint8_t>(s[at])], b = byte_id_[static_cast<uint8_t>(s[at + 1])];
-    const bool found = PairRank(s, at, a, b, at + 2, &r, &m);
-    if (found && r >= kNoRank - 1) {  // a rank the encoding cannot hold: not kept
-      *rank = r;
-      *merged = m;
-      return true;
-    }
-    v = found ? uint64_t{r + 1} << 32 | m : uint64_t{kNoRank} << 32;
-    byte_pairs_[key].store(v, std::memory_order_relaxed);
-  }
-  if ((v >> 32) == kNoRank) return false;
-  *rank = static_cast<uint32_t>(v >> 32) - 1;
-  *merged = static_cast<uint32_t>(v);
-  return true;
-}
-
 // Repeatedly merges the lowest-rank pair (leftmost on ties): tiktoken's
 // scan, which gives the same result as HF's heap order.
 size_t ByteBpe::MergeSmall(std::string_view s, Part* parts, size_t n) const {
@@ -144,10 +123,7 @@ size_t ByteBpe::MergeSmall(std::string_view s, Part* parts, size_t n) const {
       PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1), &parts[i].rank,
                &parts[i].merged);
   };
-  for (size_t i = 0; i + 1 < n; ++i) {  // all single bytes yet
-    parts[i].rank = kNoRank;
-    BytePairRank(s, parts[i].start, &parts[i].rank, &parts[i].merged);
-  }
+  for (size_t i = 0; i + 1 < n; ++i) update(i);
   while (n > 1) {
     size_t best = 0;
     uint32_t best_rank = kNoRank;

@@ -3,7 +3,6 @@
 // encode hashes byte ranges of the input and never builds token strings.
 // Same results as BpeModel on the byte-level mapped text.
 #pragma once
-#include <atomic>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -36,8 +35,6 @@ class ByteBpe {
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // PairRank for two single bytes, through byte_pairs_.
-  bool BytePairRank(std::string_view s, uint32_t at, uint32_t* rank, uint32_t* merged) const;
   // Merges parts[0, n) in place; returns how many remain.
   size_t MergeSmall(std::string_view s, Part* parts, size_t n) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
@@ -46,11 +43,6 @@ class ByteBpe {
   const RawTables* raw_ = nullptr;     // raw token bytes <-> id
   const PairIndex* pairs_ = nullptr;   // unused in rank mode
   uint64_t serial_ = 0;  // PairMemo owner
-  // The merge of every byte pair, filled on first use (relaxed atomics: any
-  // thread may fill an entry, all compute the same value): every word's
-  // first round of lookups is byte pairs. 0 = not known yet, else
-  // (rank + 1) << 32 | merged id, with rank + 1 = 0xFFFFFFFF for "none".
-  std::unique_ptr<std::atomic<uint64_t>[]> byte_pairs_{new std::atomic<uint64_t>[65536]()};
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
 };
