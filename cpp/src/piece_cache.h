@@ -81,14 +81,18 @@ class PieceCache {
     }
     // The high bits of a product depend on every bit of the word.
     const uint64_t h = k.w0 * 0x9E3779B97F4A7C15ULL ^ (k.w1 + n) * 0xC2B2AE3D27D4EB4FULL;
-    k.set = &short_[h >> (64 - kShortBits + 1)];
+    k.set = &short_[h >> (64 - kShortBits + kWayBits)];
     return k;
   }
   // Starts loading the slot of a short piece, so that a batch of lookups
   // waits for memory once rather than once per piece. Always inline: GCC
   // takes a function holding only a prefetch for pure and drops its calls.
   [[gnu::always_inline]] void Prefetch(std::string_view piece, std::string_view readable) {
-    if (piece.size() - 1 < kMaxShort) __builtin_prefetch(MakeShort(piece, readable).set);
+    if (piece.size() - 1 < kMaxShort) {
+      const ShortSet* set = MakeShort(piece, readable).set;
+      __builtin_prefetch(set);
+      __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
+    }
   }
   // Appends the cached ids of the n-byte key k and returns true, or
   // returns false; Put then caches its ids.
@@ -111,9 +115,10 @@ class PieceCache {
   static PieceCache& ForThread(uint64_t owner);
 
   // Sizes (log2 of the slot counts), for tests that fill the cache past them.
-  static constexpr size_t kShortBits = 16, kLongBits = 13;
-  static constexpr size_t kShortSets = size_t{1} << (kShortBits - 1), kLongSlots = size_t{1} << kLongBits;
-  static constexpr size_t kHugeBits = 12, kHugeSlots = size_t{1} << kHugeBits, kHugeBytes = size_t{1} << 20;
+  static constexpr size_t kShortBits = 16, kLongBits = 15;
+  static constexpr size_t kWayBits = 2;
+  static constexpr size_t kShortSets = size_t{1} << (kShortBits - kWayBits), kLongSlots = size_t{1} << kLongBits;
+  static constexpr size_t kHugeBits = 14, kHugeSlots = size_t{1} << kHugeBits, kHugeBytes = size_t{1} << 22;
   static constexpr size_t kArenaIds = 1 << 19;
 
   // Half a cache line: the key words and a single id live in the slot, so
@@ -125,11 +130,12 @@ class PieceCache {
     uint16_t ids_len;
     uint8_t key_len;
   };
-  // Two ways per cache line: two pre-tokens that hash alike both stay (a
-  // direct-mapped cache re-merged about one in ten of a text's words). A
-  // new key goes first and pushes the older one second.
-  struct alignas(64) ShortSet {
-    ShortSlot way[2];
+  // Four ways in two cache lines: pre-tokens that hash alike all stay (a
+  // direct-mapped cache re-merged about one in ten of a text's words, two
+  // ways about one in a hundred of a long document's). A new key goes
+  // first and pushes the older ones down.
+  struct alignas(128) ShortSet {
+    ShortSlot way[size_t{1} << kWayBits];
   };
   struct alignas(64) LongSlot {
     uint64_t w[kMaxKey / 8];
@@ -170,7 +176,7 @@ class PieceCache {
   std::vector<uint32_t> arena_;  // id lists longer than one
 };
 
-static_assert(sizeof(PieceCache::ShortSet) == 64, "two short slots per cache line");
+static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cache lines");
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
 inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const {
@@ -202,7 +208,7 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
 
 inline void PieceCache::Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count) {
   ShortSlot* s = &k.set->way[0];
-  k.set->way[1] = *s;
+  std::memmove(s + 1, s, sizeof(k.set->way) - sizeof(ShortSlot));
   s->key_len = 0;  // empty until filled
   if (!Store(s, n, ids, count)) return;
   s->w0 = k.w0;

@@ -117,11 +117,18 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
 // scan, which gives the same result as HF's heap order.
 size_t ByteBpe::MergeSmall(std::string_view s, Part* parts, size_t n) const {
   auto end_of = [&](size_t i) { return i + 1 < n ? parts[i + 1].start : static_cast<uint32_t>(s.size()); };
+  // First-seen words look up pairs that other words looked up moments
+  // ago (the byte pairs of a script's letters): the thread's memo answers
+  // those from L2 instead of a table of several MB.
+  PairMemo& memo = PairMemo::ForThread(serial_);
   auto update = [&](size_t i) {
     parts[i].rank = kNoRank;
-    if (i + 1 < n)
-      PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1), &parts[i].rank,
-               &parts[i].merged);
+    if (i + 1 >= n) return;
+    memo.Find(parts[i].id, parts[i + 1].id, &parts[i].rank, &parts[i].merged,
+              [&](uint32_t* rank, uint32_t* merged) {
+                return PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1),
+                                rank, merged);
+              });
   };
   for (size_t i = 0; i + 1 < n; ++i) update(i);
   while (n > 1) {

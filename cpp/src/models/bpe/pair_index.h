@@ -18,7 +18,7 @@ class PairIndex {
   static_assert(sizeof(Slot) == 16, "slot layout is part of the file format");
 
   void Build(size_t n) {
-    owned_.assign(TableCapacity(n), Slot{kEmpty, 0, 0, 0});
+    owned_.assign(Capacity(n), Slot{kEmpty, 0, 0, 0});
     slots_ = owned_.data();
     mask_ = owned_.size() - 1;
   }
@@ -62,6 +62,14 @@ class PairIndex {
   size_t capacity() const { return slots_ ? mask_ + 1 : 0; }
 
  private:
+  // At most 5/8 full, denser than other tables: the lookups of first-seen
+  // words miss the CPU caches, and a smaller table waits less per miss
+  // (llama3: 8 MB at 0.55 full instead of 16 MB at 0.27).
+  static size_t Capacity(size_t n) {
+    size_t cap = 16;
+    while (cap * 5 < n * 8) cap <<= 1;
+    return cap;
+  }
   static uint64_t Hash(uint32_t left, uint32_t right) {
     return Mix64((uint64_t(left) << 32) | right);
   }

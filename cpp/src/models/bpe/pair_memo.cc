@@ -1,5 +1,6 @@
 #include "models/bpe/pair_memo.h"
 
+#include <array>
 #include <atomic>
 #include <memory>
 
@@ -15,13 +16,21 @@ void PairMemo::Clear() {
 }
 
 PairMemo& PairMemo::ForThread(uint64_t owner) {
-  thread_local std::unique_ptr<PairMemo> memo;
-  if (!memo) memo = std::make_unique<PairMemo>();
-  if (memo->owner_ != owner) {
-    memo->Clear();
-    memo->owner_ = owner;
+  constexpr size_t kKept = 4;
+  thread_local std::array<std::unique_ptr<PairMemo>, kKept> memos;
+  thread_local size_t next_victim = 0;
+  for (auto& memo : memos) {
+    if (memo && memo->owner_ == owner) return *memo;
   }
-  return *memo;
+  std::unique_ptr<PairMemo>& slot = memos[next_victim];
+  next_victim = (next_victim + 1) % kKept;
+  if (!slot) {
+    slot = std::make_unique<PairMemo>();
+  } else {
+    slot->Clear();
+  }
+  slot->owner_ = owner;
+  return *slot;
 }
 
 }  // namespace mtok

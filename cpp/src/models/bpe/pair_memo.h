@@ -1,8 +1,9 @@
-// A small per-thread cache of pair lookups, (left id, right id) -> merge,
-// for the merge loop of long pre-tokens: a long run repeats few pairs many
-// times, and a hit here is one L1 load instead of a hash probe into the
-// large pair or token table. Keyed by owner, so a thread that alternates
-// between tokenizers never reads another one's merges.
+// A per-thread cache of pair lookups, (left id, right id) -> merge, for
+// the merge loops: a long run repeats few pairs many times, and first-seen
+// words of one script share most of their pairs. A hit is one load from
+// L1/L2 instead of a hash probe into the large pair or token table. Keyed
+// by owner, so a thread that alternates between tokenizers never reads
+// another one's merges.
 #pragma once
 #include <cstdint>
 
@@ -14,7 +15,8 @@ class PairMemo {
 
   // A serial for a new owner (a tokenizer model).
   static uint64_t NewOwner();
-  // This thread's memo, emptied when it last served another owner.
+  // This thread's memo for `owner`. A thread keeps memos for a few owners,
+  // so alternating between tokenizers does not empty 256 KB each time.
   static PairMemo& ForThread(uint64_t owner);
 
   // rank/merged of the pair, from the memo or from lookup(rank, merged)
@@ -33,7 +35,7 @@ class PairMemo {
   }
 
  private:
-  static constexpr int kBits = 12;
+  static constexpr int kBits = 14;  // 256 KB: fits L2
   struct Slot {
     uint32_t a = kNoMerge, b = kNoMerge, rank = kNoMerge, merged = 0;
   };
