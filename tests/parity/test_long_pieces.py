@@ -1,8 +1,9 @@
 """Long pre-tokens against the references. Byte-level BPE merges a piece of
-more than 48 bytes (ByteBpe's kSmallPiece) with MergeQueue, rank buckets
+more than 128 bytes (ByteBpe's kSmallPiece) with MergeQueue, rank buckets
 whose pop order must be exactly HF's heap order (lowest rank, leftmost on
 ties): these compare whole ids on long synthetic pieces, at lengths around
-that threshold and well past it, for the corpus byte-level tokenizers
+that threshold and well past it (and at the short-word loop's switch from
+a plain to a vector minimum scan, 13 pairs), for the corpus byte-level tokenizers
 (vs HF tokenizers) and the OpenAI encodings (vs tiktoken), and on a
 synthetic merge table that is not in natural order."""
 
@@ -17,8 +18,10 @@ from harness import assert_same
 
 tokenizers = pytest.importorskip("tokenizers")
 
-SMALL_PIECE = 48  # bytes; cpp/src/models/bpe/byte_bpe.cc
-LENGTHS = [SMALL_PIECE - 1, SMALL_PIECE, SMALL_PIECE + 1, SMALL_PIECE + 2, 97, 1000, 20000]
+SMALL_PIECE = 128  # bytes; cpp/src/models/bpe/byte_bpe.cc
+SCAN_SWITCH = 13  # bytes: 12 pairs scanned plainly, more four at a time (first_min.h)
+LENGTHS = [SCAN_SWITCH, SCAN_SWITCH + 1, 48, 97, SMALL_PIECE - 1, SMALL_PIECE, SMALL_PIECE + 1,
+           SMALL_PIECE + 2, 1000, 20000]
 
 
 def _rand(alphabet, n, seed):

@@ -27,16 +27,17 @@ class ByteBpe {
   struct Part {
     uint32_t start;  // byte offset of the symbol
     uint32_t id;
-    uint32_t rank;    // rank of merging with the next symbol (kNoRank: none)
-    uint32_t merged;  // id of that merge
+    uint32_t merged;  // id of its merge with the next symbol
   };
   static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // Merges parts[0, n) in place; returns how many remain.
-  size_t MergeSmall(std::string_view s, Part* parts, size_t n) const;
+  // Merges parts[0, n) in place; returns how many remain. rank[i] is the
+  // rank of merging part i with the next (kNoRank: none); filled here, it
+  // holds RoundUp4(n) values.
+  size_t MergeSmall(std::string_view s, Part* parts, uint32_t* rank, size_t n) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
 
   uint32_t byte_id_[256];
