@@ -36,7 +36,7 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
 }
 
 
-ByteLevelRoute::ByteLevelRoute() : serial_(PieceCache::NewOwner()) {}
+ByteLevelRoute::ByteLevelRoute() : serial_(NewOwnerSerial()) {}
 
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   PieceCache& cache = PieceCache::ForThread(serial_);

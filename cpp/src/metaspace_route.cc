@@ -131,7 +131,7 @@ class MetaspaceRoute::Words {
   bool last_space_ = false;  // the last character was a space (collapse)
 };
 
-MetaspaceRoute::MetaspaceRoute() : serial_(PieceCache::NewOwner()) {}
+MetaspaceRoute::MetaspaceRoute() : serial_(NewOwnerSerial()) {}
 
 void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const {
   CachedIds(cache, piece, ids,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/huge_pages.h"
+#include "common/per_owner.h"
 
 namespace mtok {
 
@@ -108,11 +109,8 @@ class PieceCache {
   bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const;
   void PutHuge(HugeSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
 
-  // A key for a new cache owner (a route): ForThread(owner) gives this
-  // thread's cache for it. A thread keeps caches for a few owners, so
-  // alternating between tokenizers stays cheap.
-  static uint64_t NewOwner();
-  static PieceCache& ForThread(uint64_t owner);
+  // This thread's cache for `owner` (a NewOwnerSerial() of the route).
+  static PieceCache& ForThread(uint64_t owner) { return ForOwner<PieceCache>(owner); }
 
   // Sizes (log2 of the slot counts), for tests that fill the cache past them.
   static constexpr size_t kShortBits = 16, kLongBits = 15;

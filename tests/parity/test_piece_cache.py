@@ -19,12 +19,12 @@ from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
 from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
 
-# PieceCache sizes (piece_cache.h): 2^16 short slots (two per set), ids of
+# PieceCache sizes (piece_cache.h): 2^16 short slots (four per set), ids of
 # multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
-# when full; keys over 48 bytes in a 1 MB byte arena.
+# when full; keys over 48 bytes in a 4 MB byte arena.
 SHORT_SLOTS = 1 << 16
 ARENA_IDS = 1 << 19
-HUGE_BYTES = 1 << 20
+HUGE_BYTES = 4 << 20
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ def test_huge_byte_arena_reset(o200k):
     expected_probe = ref(probe)
     total = 0
     for _ in range(12):
-        chunk = " ".join(word(rng, rng.randint(100, 1000), cjk) for _ in range(300))
+        chunk = " ".join(word(rng, rng.randint(100, 1000), cjk) for _ in range(900))
         total += len(chunk.encode())
         assert_same("o200k huge flood", [chunk], [ref(chunk)], [ours(chunk)], limit=1)
         assert_same("o200k huge probe", [probe], [expected_probe], [ours(probe)], limit=1)

@@ -65,7 +65,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
     return nullptr;
   std::unique_ptr<ByteBpe> b(new ByteBpe());
   b->rank_merges_ = opt.rank_merges;
-  b->serial_ = PairMemo::NewOwner();
+  b->serial_ = NewOwnerSerial();
   b->ignore_merges_ = opt.ignore_merges;
   const auto& t = byte_level::tables();
   std::string key;

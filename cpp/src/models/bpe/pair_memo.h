@@ -7,17 +7,16 @@
 #pragma once
 #include <cstdint>
 
+#include "common/per_owner.h"
+
 namespace mtok {
 
 class PairMemo {
  public:
   static constexpr uint32_t kNoMerge = 0xFFFFFFFFu;
 
-  // A serial for a new owner (a tokenizer model).
-  static uint64_t NewOwner();
-  // This thread's memo for `owner`. A thread keeps memos for a few owners,
-  // so alternating between tokenizers does not empty 256 KB each time.
-  static PairMemo& ForThread(uint64_t owner);
+  // This thread's memo for `owner` (a NewOwnerSerial() of the model).
+  static PairMemo& ForThread(uint64_t owner) { return ForOwner<PairMemo>(owner); }
 
   // rank/merged of the pair, from the memo or from lookup(rank, merged)
   // (then remembered, including "no merge").
@@ -39,9 +38,6 @@ class PairMemo {
   struct Slot {
     uint32_t a = kNoMerge, b = kNoMerge, rank = kNoMerge, merged = 0;
   };
-  void Clear();
-
-  uint64_t owner_ = 0;
   Slot slots_[1u << kBits];
 };
 
