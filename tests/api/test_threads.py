@@ -58,3 +58,39 @@ def test_settings_are_per_object_and_survive_pickle():
     again = pickle.loads(pickle.dumps(other))
     assert again.truncation == other.truncation and again.padding == other.padding
     assert len(again.encode("a b c d e f g h i j k")) == 12
+
+
+def _allowed_cpus_by_thread() -> dict:
+    """Each thread of this process and the CPUs it may run on (Linux)."""
+    import os
+
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            out[int(tid)] = os.sched_getaffinity(int(tid))
+        except OSError:  # the thread ended meanwhile
+            pass
+    return out
+
+
+def test_pool_workers_get_their_affinity_back():
+    # The pool wakes its workers with the caller's CPU taken out of their
+    # affinity (a placement hint); each must restore its own once awake.
+    import os
+    import sys
+    import time
+
+    import pytest
+
+    if not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs Linux and at least 2 usable CPUs")
+    _, tok = pair("gpt2")
+    texts = list(sample(64))
+    expected = [tok.encode(t) for t in texts]
+    full = os.sched_getaffinity(0)
+    for _ in range(5):
+        assert tok.encode_batch(texts, num_threads=len(full)) == expected
+    deadline = time.monotonic() + 5
+    while (narrowed := [t for t, cpus in _allowed_cpus_by_thread().items() if cpus != full]):
+        assert time.monotonic() < deadline, f"threads {narrowed} kept a narrowed affinity"
+        time.sleep(0.01)
