@@ -11,7 +11,7 @@ from . import environment, peers, report, specs, texts
 
 RESULTS = Path(__file__).with_name("results")
 SUITES = ("bpe", "unigram", "load")
-PARTS = ("sized", "cold", "worst", "batch")
+PARTS = ("sized", "cold", "cold-lang", "worst", "batch")
 DEFAULT_SIZES = {"bpe": (128, 512, 4096, 16384), "unigram": (128, 512, 1024, 4096, 16384)}
 
 
@@ -99,6 +99,10 @@ def run_encode_suite(suite, args, settings, selected, log, checkpoint=lambda out
         if "cold" in parts:
             part("cold", cold.run, spec, selected, texts.cold_chunks(settings.cold_bytes),
                  repeats=settings.cold_repeats, log=log)
+        if "cold-lang" in parts:
+            for lang in texts.COLD_LANGUAGES:
+                part("cold-lang", cold.run, spec, selected, texts.language_chunks(lang, settings.cold_bytes),
+                     repeats=settings.cold_repeats, log=log, text=lang)
         if "worst" in parts:
             part("worst", worstcase.run, spec, selected, sizes=settings.worst_sizes, log=log)
         if "batch" in parts and spec.mtok:

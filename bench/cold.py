@@ -21,16 +21,17 @@ def one_pass(peer, spec, chunks) -> dict:
             "tokens": sum(len(x) for x in ids), "digests": [ids_digest(x) for x in ids]}
 
 
-def run(spec, selected, chunks, *, repeats: int = 3, log=print) -> list:
-    """Rows for the cold pass of `spec`: each library in `repeats` fresh
-    processes (the tokenizers-1.0 one in its venv); median MB/s."""
+def run(spec, selected, chunks, *, repeats: int = 3, log=print, text: str = "mix") -> list:
+    """Rows for the cold pass of `spec` over `chunks` (named `text` in the
+    rows): each library in `repeats` fresh processes (the tokenizers-1.0
+    one in its venv); median MB/s."""
     import statistics
 
     from . import rc3
     from .subproc import run_job
 
     nbytes = sum(len(c.encode("utf-8")) for c in chunks)
-    log(f"  {spec.name} cold pass: {len(chunks)} chunks, {nbytes / 1e6:.2f} MB, {repeats} fresh process(es) each")
+    log(f"  {spec.name} cold pass ({text}): {len(chunks)} chunks, {nbytes / 1e6:.2f} MB, {repeats} fresh process(es) each")
     results = {}
     for p in selected:
         if not p.supports(spec):
@@ -57,7 +58,8 @@ def run(spec, selected, chunks, *, repeats: int = 3, log=print) -> list:
     rows = []
     mtok_mb_s = None
     for name, runs in results.items():
-        row = {"tokenizer": spec.name, "lib": name, "mb": nbytes / 1e6, "reference": spec.reference}
+        row = {"tokenizer": spec.name, "text": text, "lib": name, "mb": nbytes / 1e6,
+               "reference": spec.reference}
         if isinstance(runs, str):
             row["error"] = runs
         else:

@@ -33,7 +33,7 @@ SIZED = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("tokens", "size", 
          ("p50 µs", "p50_us", ".1f"), ("p99 µs", "p99_us", ".1f"), ("MB/s", "mb_s", ".2f"),
          ("×mtok", "ratio", ".2f"), ("×mtok p99", "ratio_p99", ".2f"), ("n", "n", "d"),
          ("ids match", "match", "match"))
-COLD = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("MB", "mb", ".2f"), ("MB/s", "mb_s", ".2f"),
+COLD = (("tokenizer", "tokenizer", ""), ("text", "text", ""), ("lib", "lib", ""), ("MB", "mb", ".2f"), ("MB/s", "mb_s", ".2f"),
         ("load ms", "load_ms", ".1f"), ("×mtok", "ratio", ".2f"), ("ids match", "match", "match"))
 WORST = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("case", "case", ""), ("chars", "size", "d"),
          ("s", "seconds", ".3f"), ("t(2n)/t(n)", "doubling", ".2f"), ("×mtok", "ratio", ".2f"),
@@ -45,10 +45,11 @@ LOAD = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("load ms", "load_ms
 CALLGRIND = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "bytes", "d"),
              ("instr/encode", "instructions", ",.0f"), ("×mtok", "ratio", ".2f"))
 
-COLUMNS = {"sized": SIZED, "cold": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND}
+COLUMNS = {"sized": SIZED, "cold": COLD, "cold-lang": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND}
 TITLES = {
     "sized": "Encode, per string of about N tokens (p50/p99 per encode; ×mtok = peer p50 / mtok p50, ×mtok p99 likewise)",
     "cold": "Cold pass: fresh process, fresh load, unseen multilingual text once (×mtok = peer time / mtok time)",
+    "cold-lang": "Cold pass per language: fresh process, fresh load, one translation once (×mtok = peer time / mtok time)",
     "worst": "Worst cases (time at the largest size run; t(2n)/t(n) ≈ 2 is linear)",
     "batch": "mtok encode_batch scaling (speedup over 1 thread; ids vs one-by-one encode)",
     "load": "Load: fresh process, ms to first ids (construct + one short encode; imports excluded)",

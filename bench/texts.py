@@ -48,11 +48,26 @@ def sized_strings(count, size: int, mix=MIX) -> list:
     return out
 
 
+# The languages the per-language cold pass reports (each alone, fresh).
+COLD_LANGUAGES = ("en-US", "zh-CN", "vi-VN", "ru-RU")
+
+
+def language_chunks(lang: str, limit_bytes=None, chunk_chars: int = 8192) -> list:
+    """One Debian handbook translation in line-aligned chunks of about
+    chunk_chars: the per-language cold pass (a fresh process, so no cache
+    has seen it even though the sized strings come from the same file)."""
+    return _chunks((f"debian-handbook/{lang}.txt",), limit_bytes, chunk_chars)
+
+
 def cold_chunks(limit_bytes=None, chunk_chars: int = 8192) -> list:
     """The cold-pass text (COLD_TEXTS, seen by no other part of a run) in
     line-aligned chunks of about chunk_chars, as documents would come."""
+    return _chunks(corpus.COLD_TEXTS, limit_bytes, chunk_chars)
+
+
+def _chunks(rels, limit_bytes, chunk_chars) -> list:
     chunks, used = [], 0
-    for rel in corpus.COLD_TEXTS:
+    for rel in rels:
         text = corpus.read_text(rel)
         pos = 0
         while pos < len(text):

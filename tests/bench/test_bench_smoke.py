@@ -21,14 +21,17 @@ def test_quick_run_matches_reference(tmp_path):
         pytest.skip(f"corpus not found at {corpus.CORPUS} (set MTOK_CORPUS)")
     lines = []
     results = run(["--suite", "bpe", "--quick", "--tokenizers", "gpt2", "--libs", "mtok,tokenizers",
-                   "--sizes", "128,512", "--parts", "sized,cold", "--out", str(tmp_path)],
+                   "--sizes", "128,512", "--parts", "sized,cold,cold-lang", "--out", str(tmp_path)],
                   log=lines.append)
     bpe = results["bpe"]
-    for part in ("sized", "cold"):
+    for part in ("sized", "cold", "cold-lang"):
         rows = bpe[part]
         assert {r["lib"] for r in rows} == {"mtok", "tokenizers"}, (part, rows)
         assert all("error" not in r for r in rows), rows
         assert all(r["match"] is True for r in rows), (part, rows)
+    from bench.texts import COLD_LANGUAGES
+
+    assert {r["text"] for r in bpe["cold-lang"]} == set(COLD_LANGUAGES)
     sized = bpe["sized"]
     assert {r["size"] for r in sized} == {128, 512}
     assert all(r["p50_us"] > 0 and r["p99_us"] >= r["p50_us"] for r in sized)
