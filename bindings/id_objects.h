@@ -6,24 +6,32 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <vector>
 
 namespace mtok_py {
 
 class IdObjects {
  public:
-  IdObjects() = default;
+  // `expected`: how many ids the tokenizer has. The table is sized for
+  // them at once: calloc hands out untouched zero pages, so this costs no
+  // memory until ids are seen, where growing a vector by steps copied and
+  // faulted in about three times the final table during a first encode.
+  explicit IdObjects(size_t expected) { Grow(expected > 0 ? expected : 1); }
   IdObjects(const IdObjects&) = delete;
   IdObjects& operator=(const IdObjects&) = delete;
   ~IdObjects() {
-    for (PyObject* o : objs_) Py_XDECREF(o);
+    for (size_t i = 0; i < size_; ++i) Py_XDECREF(objs_[i]);
+    std::free(objs_);
   }
 
   nanobind::list List(const std::vector<uint32_t>& ids) {
     PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
     if (list == nullptr) throw nanobind::python_error();
     PyObject** items = reinterpret_cast<PyListObject*>(list)->ob_item;
-    const size_t n = ids.size(), known = objs_.size();
+    const size_t n = ids.size(), known = size_;
     for (size_t i = 0; i < n; ++i) {
       // Two random reads per token (the table entry, then the object's
       // refcount) miss the cache when other work ran in between: fetch the
@@ -33,7 +41,7 @@ class IdObjects {
         __builtin_prefetch(objs_[ids[i + 16]], 1);
       const uint32_t id = ids[i];
       // Hot loop: an id seen before is one load; Get makes the others.
-      PyObject* o = id < objs_.size() ? objs_[id] : nullptr;
+      PyObject* o = id < size_ ? objs_[id] : nullptr;
       if (o == nullptr && (o = Get(id)) == nullptr) {
         Py_DECREF(list);
         throw nanobind::python_error();
@@ -46,13 +54,23 @@ class IdObjects {
 
  private:
   PyObject* Get(uint32_t id) {
-    if (id >= objs_.size()) objs_.resize(static_cast<size_t>(id) + 1 + objs_.size() / 2, nullptr);
+    if (id >= size_) Grow(static_cast<size_t>(id) + 1 + size_ / 2);
     PyObject*& slot = objs_[id];
     if (slot == nullptr) slot = PyLong_FromUnsignedLong(id);
     return slot;
   }
 
-  std::vector<PyObject*> objs_;
+  void Grow(size_t n) {
+    auto* grown = static_cast<PyObject**>(std::calloc(n, sizeof(PyObject*)));
+    if (grown == nullptr) throw std::bad_alloc();
+    if (size_ > 0) std::memcpy(grown, objs_, size_ * sizeof(PyObject*));
+    std::free(objs_);
+    objs_ = grown;
+    size_ = n;
+  }
+
+  PyObject** objs_ = nullptr;  // size_ entries; null until that id is first returned
+  size_t size_ = 0;
 };
 
 }  // namespace mtok_py

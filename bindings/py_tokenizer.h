@@ -14,8 +14,10 @@
 namespace mtok_py {
 
 struct PyTokenizer {
+  explicit PyTokenizer(std::unique_ptr<mtok::Tokenizer> t)
+      : tok(std::move(t)), id_objects(std::make_unique<IdObjects>(tok->VocabSize(true))) {}
   std::unique_ptr<mtok::Tokenizer> tok;
-  std::unique_ptr<IdObjects> id_objects = std::make_unique<IdObjects>();
+  std::unique_ptr<IdObjects> id_objects;
 };
 
 // Truncation and padding of one Python Tokenizer object. Never changed once

@@ -26,7 +26,7 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
     st = Tokenizer::Load(std::move(buf), &t);
   }
   mtok_py::Check(st);
-  return new PyTokenizer{std::move(t)};
+  return new PyTokenizer(std::move(t));
 }
 
 // added_mode: 0 = match every added token, 1 = none, 2 = only allowed_ids.
