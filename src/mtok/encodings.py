@@ -20,8 +20,14 @@ _PACKAGE_DIR = os.path.dirname(__file__)
 @functools.lru_cache(maxsize=None)
 def _writer_fingerprint() -> str:
     """Hash of the code that turns a rank file into .mtok bytes: a cached
-    file written by another version of that code is never reused."""
+    file written by another version of that code is never reused. The
+    native module computes the acceleration sections, so its build counts
+    too (by size and time: hashing it would cost a read of several MB)."""
+    from . import _native
+
     h = hashlib.sha256()
+    st = os.stat(_native.__file__)
+    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
     folders = [os.path.join(_PACKAGE_DIR, "format")]
     files = [os.path.join(_PACKAGE_DIR, "convert", n) for n in ("tiktoken_file.py", "openai_encodings.py")]
     for folder in folders:

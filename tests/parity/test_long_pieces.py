@@ -44,6 +44,9 @@ KINDS = {
     "random_latin1": lambda n: random.Random(n + 3).randbytes(n).decode("latin-1"),
     "latin1_letters": lambda n: _rand("àáâãäåæçèéêëìíîïñòóôõöøùúûüý", n, n + 4),
     "cjk": lambda n: _rand("的一是不了人我在有他这中", n, n + 5),
+    # Characters that start as one token (char_fold.h) next to ones that start as bytes.
+    "cjk_wide": lambda n: _rand("的一是不了人我在有他这中朝日月鬱齉龘㐀丂乛亅", n, n + 7),
+    "cyrillic": lambda n: _rand("абвгдежзийклмнопрстуфхцчшщъыьэюяё", n, n + 8),
     "digits": lambda n: _rand(string.digits, n, n + 6),
     "one_digit": lambda n: "7" * n,
 }

@@ -82,6 +82,7 @@ constexpr uint32_t kVocabIndex = Tag("VHSH");  // token string -> id index of th
 constexpr uint32_t kPairIndex = Tag("PHSH");   // BPE (left, right) -> (rank, merged id)
 constexpr uint32_t kRawBytes = Tag("BRAW");    // byte-level BPE: raw bytes of every token
 constexpr uint32_t kRawIndex = Tag("BHSH");    // byte-level BPE: raw bytes -> id index
+constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters that start as one token
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr bool IsAccel(uint32_t t) {
   return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kRawBytes || t == kRawIndex ||

@@ -82,6 +82,7 @@ class Tag:
     PAIR_INDEX = tag("PHSH")
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
+    CHAR_FOLD = tag("BFLD")
     UNIGRAM_TRIE = tag("UTRI")
     OFFSET_TRIM = tag("OFFS")
     TRUNCATION = tag("TRUN")

@@ -62,6 +62,12 @@ class BpeModel : public Model {
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
   const ByteBpe* byte_bpe() const override { return byte_bpe_.get(); }
 
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
+    if (!byte_bpe_) return;
+    out->emplace_back("bpe_char_fold", tables_.fold.empty() ? std::string("none")
+                                                            : std::to_string(tables_.fold.size()) + " characters");
+  }
+
   void AccelSections(const uint8_t* base,
                      std::vector<std::pair<uint32_t, std::string>>* out) const override {
     const std::vector<uint32_t>& v = vocab_.built_slots();
@@ -79,6 +85,7 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawBytes, RawBytesPayload(tables_.raw));
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
+      out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
     }
   }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "models/bpe/char_fold.h"
 #include "models/bpe/pair_index.h"
 #include "models/bpe/raw_tables.h"
 #include "models/vocab.h"
@@ -33,6 +34,7 @@ struct MergeEntry {
 struct BpeTables {
   PairIndex pairs;  // unused in rank_merges mode
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
+  CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
 };
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);

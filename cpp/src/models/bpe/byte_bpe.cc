@@ -77,6 +77,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   if (tables->raw.empty()) BuildRawTables(vocab, &tables->raw);
   b->raw_ = &tables->raw;
   b->pairs_ = &tables->pairs;
+  if (!tables->fold.empty()) b->fold_ = &tables->fold;
   return b;
 }
 
@@ -110,10 +111,9 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
   }
   Part parts[kSmallPiece];  // on the stack: no thread_local lookup, no vector
   uint32_t rank[kSmallPiece];
-  for (size_t i = 0; i < s.size(); ++i) {
-    parts[i] = {static_cast<uint32_t>(i), byte_id_[static_cast<unsigned char>(s[i])], 0};
-  }
-  const size_t n = MergeSmall(s, parts, rank, s.size());
+  size_t n = 0;
+  for (size_t i = 0, len; i < s.size(); i += len, ++n) parts[n] = {static_cast<uint32_t>(i), FirstSymbol(s, i, &len), 0};
+  n = MergeSmall(s, parts, rank, n);
   for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
 }
 
@@ -154,7 +154,7 @@ namespace {
 // Symbol i of a long pre-token starts at byte i and ends where its next one
 // starts.
 struct LargeSym {
-  uint32_t id;  // kRemoved: merged into its left neighbour
+  uint32_t id;  // kRemoved: merged into its left neighbour, or inside a folded character
   int32_t prev, next;
 };
 
@@ -184,9 +184,13 @@ void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
   const size_t n = s.size();
   sym_buf.resize(n);
   LargeSym* const syms = sym_buf.data();
-  for (size_t i = 0; i < n; ++i) {
-    syms[i] = {byte_id_[static_cast<unsigned char>(s[i])], static_cast<int32_t>(i) - 1,
-               i + 1 < n ? static_cast<int32_t>(i + 1) : -1};
+  // A folded character's symbol sits at its first byte; its other bytes
+  // start no symbol.
+  for (size_t i = 0, len, prev = 0; i < n; prev = i, i += len) {
+    syms[i].id = FirstSymbol(s, i, &len);
+    syms[i].prev = i == 0 ? -1 : static_cast<int32_t>(prev);
+    syms[i].next = i + len < n ? static_cast<int32_t>(i + len) : -1;
+    for (size_t k = 1; k < len; ++k) syms[i + k].id = kRemoved;
   }
   // The merge of symbol a with the next one, b.
   auto pair = [&](uint32_t a, uint32_t b, uint32_t* rank, uint32_t* merged) {
@@ -198,8 +202,8 @@ void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
   };
   queue.Clear();
   uint32_t rank, merged;
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    if (pair(i, i + 1, &rank, &merged)) queue.Push(rank, i);
+  for (int32_t i = 0; syms[i].next >= 0; i = syms[i].next) {
+    if (pair(i, syms[i].next, &rank, &merged)) queue.Push(rank, static_cast<uint32_t>(i));
   }
   MergeQueue::Candidate c;
   while (queue.Pop(&c)) {

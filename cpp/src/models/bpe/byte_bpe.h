@@ -23,6 +23,9 @@ class ByteBpe {
   // Appends the ids of one pre-token (raw bytes).
   void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
 
+  // The characters that fold for this model (char_fold.h); slow, for export.
+  CharFold ComputeCharFold() const;
+
  private:
   struct Part {
     uint32_t start;  // byte offset of the symbol
@@ -30,6 +33,18 @@ class ByteBpe {
     uint32_t merged;  // id of its merge with the next symbol
   };
   static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
+
+  // The symbol a word's merge loop starts with at s[i]: the token of a
+  // folding character, else the byte's; its length in *len.
+  uint32_t FirstSymbol(std::string_view s, size_t i, size_t* len) const {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0xC2 && fold_ != nullptr) {
+      const uint32_t id = fold_->Find(s, i, len);
+      if (id != CharFold::kNone) return id;
+    }
+    *len = 1;
+    return byte_id_[c];
+  }
 
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
@@ -43,6 +58,7 @@ class ByteBpe {
   uint32_t byte_id_[256];
   const RawTables* raw_ = nullptr;     // raw token bytes <-> id
   const PairIndex* pairs_ = nullptr;   // unused in rank mode
+  const CharFold* fold_ = nullptr;     // null: every character starts as bytes
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;

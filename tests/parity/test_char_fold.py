@@ -1,0 +1,154 @@
+"""Byte-level BPE character folds (section BFLD, cpp/src/models/bpe/char_fold.h):
+characters whose bytes always merge into one token start a word as that
+token. The ids must be the same with and without the section, on real
+tokenizers and on small ones where a neighbour can take a byte first; a
+corrupt section is refused."""
+
+import json
+import struct
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same
+from mtok.convert import load_spec
+from mtok.format.writer import write_mtok
+
+LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
+QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
+O200K = ("tiktoken", "o200k_base.tiktoken")
+HEAD = 8 + 1024 * 8  # [u32 count][u32 0][u64 bits[1024]]
+
+
+def _section(data, name):
+    tok = mtok.Tokenizer.from_bytes(data)
+    return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
+
+
+def _fold_count(data):
+    section = _section(data, "BFLD")
+    return None if section is None else (section["size"] - HEAD) // 4
+
+
+@pytest.fixture(scope="module", params=[LLAMA3, QWEN3, O200K], ids=["llama3", "qwen3", "o200k"])
+def files(request):
+    spec = load_spec(str(corpus.file_path(*request.param)))
+    return write_mtok(spec), write_mtok(spec, accel=False)
+
+
+def _texts():
+    return [t for t in corpus.parity_strings() if len(t) < 3000][:4000]
+
+
+def test_folds_are_stored_and_reported(files):
+    with_fold, without = files
+    count = _fold_count(with_fold)
+    assert count and count > 100  # hundreds of CJK and Cyrillic characters in each of these
+    assert _section(without, "BFLD") is None
+    assert mtok.Tokenizer.from_bytes(with_fold).debug_info()["bpe_char_fold"] == f"{count} characters"
+    assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_char_fold"] == "none"
+
+
+def test_same_ids_with_and_without_folds(files):
+    with_fold, without = files
+    texts = _texts()
+    a = mtok.Tokenizer.from_bytes(with_fold).encode_batch(texts, add_special_tokens=False)
+    b = mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False)
+    assert_same("char folds vs bytes", texts, b, a)
+
+
+def _payload_at(data):
+    return _section(data, "BFLD")["offset"]
+
+
+def test_count_mismatch_is_a_format_error(files):
+    data = bytearray(files[0])
+    at = _payload_at(data)
+    (count,) = struct.unpack_from("<I", data, at)
+    struct.pack_into("<I", data, at, count + 1)
+    with pytest.raises(mtok.FormatError, match="BFLD: size does not match"):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_wrong_token_is_a_format_error(files):
+    # An id that is not its character's token would change results
+    # silently: the load refuses it.
+    data = bytearray(files[0])
+    at = _payload_at(data) + HEAD
+    (first,) = struct.unpack_from("<I", data, at)
+    (second,) = struct.unpack_from("<I", data, at + 4)
+    struct.pack_into("<I", data, at, second)
+    assert second != first
+    with pytest.raises(mtok.FormatError, match="BFLD: entry 0 is not the token of its character"):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_ascii_bit_is_a_format_error(files):
+    # Move the first marked character's bit onto "a" (ASCII never folds):
+    # the count still matches, the entry check refuses it.
+    data = bytearray(files[0])
+    bits = _payload_at(data) + 8
+    words = list(struct.unpack_from("<1024Q", data, bits))
+    k = next(i for i, w in enumerate(words) if w)
+    words[k] &= words[k] - 1
+    words[1] |= 1 << (ord("a") - 64)
+    struct.pack_into("<1024Q", data, bits, *words)
+    with pytest.raises(mtok.FormatError, match="BFLD: entry 0 is not the token of its character"):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+# --- a small byte-level vocabulary where 朝 (E6 9C 9D) assembles as
+# (E6, 9C) then (E6 9C, 9D), and a merge across a character edge may come first.
+
+def _byte_chars():
+    """GPT-2's byte -> printable character map."""
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    chars, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            chars[b] = chr(b)
+        else:
+            chars[b] = chr(256 + extra)
+            extra += 1
+    return chars
+
+
+def _tokenizer_json(thief):
+    c = _byte_chars()
+    vocab = {c[b]: b for b in range(256)}
+    e6, x9c, x9d, x80 = c[0xE6], c[0x9C], c[0x9D], c[0x80]
+    merges = []
+    if thief == "lead":  # 9D then E6: the end of one 朝 and the start of the next
+        merges.append((x9d, e6))
+    if thief == "continuation":  # 9D then 80: never at a character edge
+        merges.append((x9d, x80))
+    merges += [(e6, x9c), (e6 + x9c, x9d)]
+    for a, b in merges:
+        vocab[a + b] = len(vocab)
+    return json.dumps({
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                  "ignore_merges": False, "vocab": vocab, "merges": [f"{a} {b}" for a, b in merges]},
+    })
+
+
+@pytest.mark.parametrize("thief, folds", [(None, 1), ("lead", 0), ("continuation", 1)])
+def test_a_character_folds_only_when_no_neighbour_can_take_a_byte(tmp_path, thief, folds):
+    tokenizers = pytest.importorskip("tokenizers")
+    text = _tokenizer_json(thief)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(text, encoding="utf-8")
+    data = write_mtok(load_spec(str(path)))
+    assert _fold_count(data) == folds
+    tok = mtok.Tokenizer.from_bytes(data)
+    ref = tokenizers.Tokenizer.from_str(text)
+    samples = ["朝", "朝朝", "朝朝朝", "a朝b", "朝\u0080", "日朝", "朝 朝"]
+    got = [tok.encode(s, add_special_tokens=False) for s in samples]
+    want = [ref.encode(s, add_special_tokens=False).ids for s in samples]
+    assert_same(f"thief {thief}", samples, want, got)
