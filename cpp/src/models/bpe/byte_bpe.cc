@@ -56,6 +56,7 @@ void BuildRawTables(const Vocab& vocab, RawTables* t) {
     std::string_view k = t->Token(id);
     return k.empty() ? std::string_view() : k;
   });
+  t->IndexLengths();
 }
 
 std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
@@ -86,7 +87,7 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.
     uint32_t id;
-    if (!raw_->Find(s.substr(a_start, b_end - a_start), &id)) return false;
+    if (!raw_->FindPiece(s.substr(a_start, b_end - a_start), &id)) return false;
     *rank = id;
     *merged = id;
     return true;
@@ -101,7 +102,7 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
     return;
   }
-  if (ignore_merges_ && raw_->Find(s, &id)) {
+  if (ignore_merges_ && raw_->FindPiece(s, &id)) {
     out->push_back(id);
     return;
   }

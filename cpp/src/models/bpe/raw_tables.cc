@@ -1,6 +1,8 @@
 #include "models/bpe/raw_tables.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "format/accel.h"
 
@@ -26,7 +28,18 @@ Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_
   out->count = count;
   out->index.Adopt(slots.slots, slots.capacity);
   if (!out->index.HasFreeSlot()) return FormatError("extension section BHSH: no free slot");
+  out->IndexLengths();
   return Status::Ok();
+}
+
+void RawTables::IndexLengths() {
+  std::fill(std::begin(longest), std::end(longest), 0u);
+  for (uint32_t id = 0; id < count; ++id) {
+    const std::string_view t = Token(id);
+    if (t.empty()) continue;
+    uint32_t& l = longest[static_cast<unsigned char>(t[0])];
+    l = std::max(l, static_cast<uint32_t>(t.size()));
+  }
 }
 
 std::string RawBytesPayload(const RawTables& t) {

@@ -18,6 +18,9 @@ struct RawTables {
   uint32_t bytes_size = 0;
   uint32_t count = 0;                 // ids [0, count)
   HashIndex index;
+  // The longest token starting with each byte: a longer piece is no token,
+  // and needs no lookup.
+  uint32_t longest[256] = {};
   std::vector<uint32_t> owned_offsets;
   std::string owned_bytes;
 
@@ -32,6 +35,13 @@ struct RawTables {
   bool Find(std::string_view key, uint32_t* id) const {
     return index.Find(key, [this](uint32_t i) { return Token(i); }, id);
   }
+  // Find, answering "no" at once for keys longer than every token that
+  // starts with their first byte (most whole pre-tokens of CJK text).
+  bool FindPiece(std::string_view key, uint32_t* id) const {
+    return !key.empty() && key.size() <= longest[static_cast<unsigned char>(key[0])] && Find(key, id);
+  }
+  // Fills `longest` from the offsets (after they are set).
+  void IndexLengths();
 };
 
 // Validates and adopts BRAW ([u32 count][u32 0][(count + 1) x u32 offset][bytes])
