@@ -74,6 +74,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.RAW_BYTES"] = c::tag::kRawBytes;
     d["tag.RAW_INDEX"] = c::tag::kRawIndex;
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;
+    d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;
     d["end_magic"] = nb::bytes(c::kEndMagic, sizeof(c::kEndMagic));
     d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;

@@ -38,3 +38,37 @@ def assert_same(name, inputs, expected, actual, limit=3):
             lines.append(f"    {' ' * (len(str(where)) + 22)}got      {a[max(0, where - 3):where + 5]!r}")
         raise AssertionError("\n".join(lines))
     record(name, len(inputs))
+
+
+def byte_level_bpe(merges):
+    """An HF byte-level BPE with these merges (in this rank order, over
+    byte-level characters), split like Llama-3 (Split, then ByteLevel
+    without its regex) so that it takes mtok's ByteBpe path; a run of
+    letters a-z is one pre-token, and so is any run of other characters."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+
+    vocab = {ch: i for i, ch in enumerate(sorted(pre_tokenizers.ByteLevel.alphabet()))}
+    for left, right in merges:
+        vocab.setdefault(left + right, len(vocab))
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex("[a-z]+"), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    return tok
+
+
+def compare_with_hf(ref, inputs, tmp_path, name):
+    """Saves HF tokenizer `ref`, loads it with mtok, checks the ids of
+    `inputs` on the ByteBpe path, and returns the mtok tokenizer."""
+    import mtok
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text(ref.to_str())
+    ours = mtok.Tokenizer.from_file(path)
+    assert ours.debug_info()["ids_route"] != "general pipeline"  # the ByteBpe path is the one under test
+    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
+    actual = [ours.encode(t, add_special_tokens=False) for t in inputs]
+    assert_same(name, inputs, expected, actual)
+    return ours

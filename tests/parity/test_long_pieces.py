@@ -14,7 +14,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same
+from harness import assert_same, byte_level_bpe, compare_with_hf
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -89,24 +89,6 @@ def test_long_pieces_match_tiktoken(name):
     assert_same(f"long pieces tiktoken {name}", inputs, expected, actual)
 
 
-def _byte_level_bpe(merges):
-    """Byte-level BPE with these merges (in this rank order), split like
-    Llama-3 (Split, then ByteLevel without its regex) so that it takes
-    mtok's ByteBpe path; a run of letters is one pre-token."""
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-
-    vocab = {ch: i for i, ch in enumerate(sorted(pre_tokenizers.ByteLevel.alphabet()))}
-    for left, right in merges:
-        vocab.setdefault(left + right, len(vocab))
-    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex("[a-z]+"), behavior="isolated"),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-    ])
-    tok.decoder = decoders.ByteLevel()
-    return tok
-
-
 def _shuffled_merges(seed, alphabet="abc", count=24):
     """Merges that build random tokens from random pairs of earlier ones,
     then shuffled: a merge often creates a pair of lower rank than itself,
@@ -125,14 +107,7 @@ def _shuffled_merges(seed, alphabet="abc", count=24):
 
 
 def _compare_synthetic(merges, inputs, tmp_path, name):
-    ref = _byte_level_bpe(merges)
-    path = tmp_path / "tokenizer.json"
-    path.write_text(ref.to_str())
-    ours = mtok.Tokenizer.from_file(path)
-    assert ours.debug_info()["ids_route"] != "general pipeline"  # the ByteBpe path is the one under test
-    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
-    actual = [ours.encode(t, add_special_tokens=False) for t in inputs]
-    assert_same(name, inputs, expected, actual)
+    compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, name)
 
 
 def test_unnatural_merge_order_matches_hf(tmp_path):
@@ -140,7 +115,8 @@ def test_unnatural_merge_order_matches_hf(tmp_path):
     merges = [("a", "bc"), ("c", "a"), ("b", "c"), ("ab", "c"), ("a", "b"), ("abc", "abc"),
               ("a", "a"), ("aa", "aa"), ("ca", "b"), ("cab", "c"), ("aaaa", "a"), ("b", "b"),
               ("abcabc", "a"), ("bb", "c"), ("aa", "bc")]
-    assert _byte_level_bpe(merges).encode("abc").ids == [_byte_level_bpe(merges).token_to_id("abc")]
+    ref = byte_level_bpe(merges)
+    assert ref.encode("abc").ids == [ref.token_to_id("abc")]
     inputs = [_rand(alpha, n, n * 7 + len(alpha))
               for alpha in ("abc", "ab", "aab", "abcc", "ac")
               for n in LENGTHS + [5000]]

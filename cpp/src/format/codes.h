@@ -83,6 +83,7 @@ constexpr uint32_t kPairIndex = Tag("PHSH");   // BPE (left, right) -> (rank, me
 constexpr uint32_t kRawBytes = Tag("BRAW");    // byte-level BPE: raw bytes of every token
 constexpr uint32_t kRawIndex = Tag("BHSH");    // byte-level BPE: raw bytes -> id index
 constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters that start as one token
+constexpr uint32_t kWholeTokens = Tag("BWHL"); // byte-level BPE: tokens that merge into themselves
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr bool IsAccel(uint32_t t) {
   return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kRawBytes || t == kRawIndex ||

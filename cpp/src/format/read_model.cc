@@ -158,16 +158,18 @@ Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr
   } else {
     MTOK_RETURN_IF_ERROR(ReadMerges(r, full, merge_size, vocab, opt, &tables.pairs));
   }
-  std::string_view raw, raw_index, fold;
+  std::string_view raw, raw_index, fold, whole;
   if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
     MTOK_RETURN_IF_ERROR(ParseRawTables(raw, raw_index, vocab.id_limit(), &tables.raw));
     if (trailer.Find(codes::tag::kCharFold, &fold))
       MTOK_RETURN_IF_ERROR(CharFold::Parse(fold, tables.raw, &tables.fold));
+    if (trailer.Find(codes::tag::kWholeTokens, &whole))
+      MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
     // The first encodes probe these tables at random, one first-seen word
     // after another (Llama 3: 10 MB; reading them costs about 0.5 ms).
     for (std::string_view t : {payload, raw, raw_index}) ReadAhead(t);
-  } else if (trailer.Find(codes::tag::kCharFold, &fold)) {
-    return FormatError("extension section BFLD needs BRAW and BHSH");
+  } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole)) {
+    return FormatError("extension sections BFLD and BWHL need BRAW and BHSH");
   }
   *out = MakeBpeModel(std::move(vocab), std::move(tables), std::move(opt));
   return Status::Ok();

@@ -83,6 +83,7 @@ class Tag:
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
     CHAR_FOLD = tag("BFLD")
+    WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")
     OFFSET_TRIM = tag("OFFS")
     TRUNCATION = tag("TRUN")

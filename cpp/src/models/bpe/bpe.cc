@@ -66,6 +66,9 @@ class BpeModel : public Model {
     if (!byte_bpe_) return;
     out->emplace_back("bpe_char_fold", tables_.fold.empty() ? std::string("none")
                                                             : std::to_string(tables_.fold.size()) + " characters");
+    out->emplace_back("bpe_whole_tokens", opt_.ignore_merges ? std::string("all (ignore_merges)")
+                                          : tables_.whole.empty() ? std::string("none")
+                                          : std::to_string(tables_.whole.Count()) + " tokens");
   }
 
   void AccelSections(const uint8_t* base,
@@ -86,6 +89,8 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
+      if (!byte_bpe_->ignore_merges())
+        out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload(tables_.raw.count));
     }
   }
 

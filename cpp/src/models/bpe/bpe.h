@@ -7,6 +7,7 @@
 
 #include "models/bpe/char_fold.h"
 #include "models/bpe/pair_index.h"
+#include "models/bpe/whole_tokens.h"
 #include "models/bpe/raw_tables.h"
 #include "models/vocab.h"
 #include "pipeline.h"
@@ -35,6 +36,7 @@ struct BpeTables {
   PairIndex pairs;  // unused in rank_merges mode
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
+  WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
 };
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);

@@ -79,6 +79,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   b->raw_ = &tables->raw;
   b->pairs_ = &tables->pairs;
   if (!tables->fold.empty()) b->fold_ = &tables->fold;
+  if (!tables->whole.empty()) b->whole_ = &tables->whole;
   return b;
 }
 
@@ -102,10 +103,14 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
     return;
   }
-  if (ignore_merges_ && raw_->FindPiece(s, &id)) {
+  if ((ignore_merges_ || whole_) && raw_->FindPiece(s, &id) && (ignore_merges_ || whole_->Has(id))) {
     out->push_back(id);
     return;
   }
+  Merge(s, out);
+}
+
+void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
   if (s.size() > kSmallPiece) {
     MergeLarge(s, out);
     return;

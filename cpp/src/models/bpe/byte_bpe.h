@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/bpe/bpe.h"
+#include "models/bpe/whole_tokens.h"
 
 namespace mtok {
 
@@ -25,6 +26,10 @@ class ByteBpe {
 
   // The characters that fold for this model (char_fold.h); slow, for export.
   CharFold ComputeCharFold() const;
+  // The tokens that merge into themselves (whole_tokens.h); for export, and
+  // only worth storing without ignore_merges.
+  WholeTokens ComputeWholeTokens() const;
+  bool ignore_merges() const { return ignore_merges_; }
 
  private:
   struct Part {
@@ -53,12 +58,15 @@ class ByteBpe {
   // rank of merging part i with the next (kNoRank: none); filled here, it
   // holds RoundUp4(n) values.
   size_t MergeSmall(std::string_view s, Part* parts, uint32_t* rank, size_t n) const;
+  // The merge loop alone, for a pre-token of 2 bytes or more.
+  void Merge(std::string_view s, std::vector<uint32_t>* out) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
 
   uint32_t byte_id_[256];
   const RawTables* raw_ = nullptr;     // raw token bytes <-> id
   const PairIndex* pairs_ = nullptr;   // unused in rank mode
   const CharFold* fold_ = nullptr;     // null: every character starts as bytes
+  const WholeTokens* whole_ = nullptr; // null: pre-tokens are merged (unless ignore_merges_)
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
