@@ -25,7 +25,7 @@ std::string CharFold::Payload() const {
   const uint32_t head[2] = {static_cast<uint32_t>(ids_.size()), 0};
   std::string out(reinterpret_cast<const char*>(head), sizeof(head));
   out.append(reinterpret_cast<const char*>(bits_), sizeof(bits_));
-  out.append(reinterpret_cast<const char*>(ids_.data()), ids_.size() * sizeof(uint32_t));
+  if (!ids_.empty()) out.append(reinterpret_cast<const char*>(ids_.data()), ids_.size() * sizeof(uint32_t));
   return out;
 }
 
@@ -40,7 +40,7 @@ Status CharFold::Parse(std::string_view payload, const RawTables& raw, CharFold*
   CharFold f;
   std::memcpy(f.bits_, payload.data() + 8, sizeof(bits_));
   f.ids_.resize(count);
-  std::memcpy(f.ids_.data(), payload.data() + kHead, size_t{count} * 4);
+  if (count > 0) std::memcpy(f.ids_.data(), payload.data() + kHead, size_t{count} * 4);
   f.Index();
   if (f.before_[kWords - 1] + __builtin_popcountll(f.bits_[kWords - 1]) != count)
     return fail("the bitmap does not mark " + std::to_string(count) + " characters");

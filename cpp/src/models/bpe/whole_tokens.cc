@@ -22,7 +22,7 @@ std::string WholeTokens::Payload(uint32_t id_count) const {
   std::string out(reinterpret_cast<const char*>(head), sizeof(head));
   std::vector<uint64_t> words(words_);
   words.resize((size_t{id_count} + 63) / 64);
-  out.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));
+  if (!words.empty()) out.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));
   return out;
 }
 
@@ -37,7 +37,7 @@ Status WholeTokens::Parse(std::string_view payload, uint32_t id_count, WholeToke
   if (payload.size() != 8 + words * 8) return fail("size does not match its " + std::to_string(count) + " ids");
   WholeTokens w;
   w.words_.resize(words);
-  std::memcpy(w.words_.data(), payload.data() + 8, words * 8);
+  if (words > 0) std::memcpy(w.words_.data(), payload.data() + 8, words * 8);
   if (count % 64 != 0 && words > 0 && (w.words_.back() >> (count % 64)) != 0)
     return fail("bits set past the last id");
   *out = std::move(w);
