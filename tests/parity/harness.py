@@ -72,3 +72,12 @@ def compare_with_hf(ref, inputs, tmp_path, name):
     actual = [ours.encode(t, add_special_tokens=False) for t in inputs]
     assert_same(name, inputs, expected, actual)
     return ours
+
+
+def section(data, name):
+    """The trailer entry of section `name` (offset and size of its payload)
+    in .mtok bytes `data`, or None."""
+    import mtok
+
+    tok = mtok.Tokenizer.from_bytes(data)
+    return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)

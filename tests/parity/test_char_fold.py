@@ -10,7 +10,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf
+from harness import assert_same, byte_level_bpe, compare_with_hf, section
 from mtok.convert import load_spec
 from mtok.format.writer import write_mtok
 
@@ -20,14 +20,9 @@ O200K = ("tiktoken", "o200k_base.tiktoken")
 HEAD = 8 + 1024 * 8  # [u32 count][u32 0][u64 bits[1024]]
 
 
-def _section(data, name):
-    tok = mtok.Tokenizer.from_bytes(data)
-    return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
-
-
 def _fold_count(data):
-    section = _section(data, "BFLD")
-    return None if section is None else (section["size"] - HEAD) // 4
+    entry = section(data, "BFLD")
+    return None if entry is None else (entry["size"] - HEAD) // 4
 
 
 @pytest.fixture(scope="module", params=[LLAMA3, QWEN3, O200K], ids=["llama3", "qwen3", "o200k"])
@@ -44,7 +39,7 @@ def test_folds_are_stored_and_reported(files):
     with_fold, without = files
     count = _fold_count(with_fold)
     assert count and count > 100  # hundreds of CJK and Cyrillic characters in each of these
-    assert _section(without, "BFLD") is None
+    assert section(without, "BFLD") is None
     assert mtok.Tokenizer.from_bytes(with_fold).debug_info()["bpe_char_fold"] == f"{count} characters"
     assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_char_fold"] == "none"
 
@@ -58,7 +53,7 @@ def test_same_ids_with_and_without_folds(files):
 
 
 def _payload_at(data):
-    return _section(data, "BFLD")["offset"]
+    return section(data, "BFLD")["offset"]
 
 
 def test_count_mismatch_is_a_format_error(files):

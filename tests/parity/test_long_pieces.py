@@ -106,10 +106,6 @@ def _shuffled_merges(seed, alphabet="abc", count=24):
     return merges
 
 
-def _compare_synthetic(merges, inputs, tmp_path, name):
-    compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, name)
-
-
 def test_unnatural_merge_order_matches_hf(tmp_path):
     # "b c" (rank 2) makes "a bc" (rank 0); "a bc" and "ab c" both make abc.
     merges = [("a", "bc"), ("c", "a"), ("b", "c"), ("ab", "c"), ("a", "b"), ("abc", "abc"),
@@ -121,7 +117,7 @@ def test_unnatural_merge_order_matches_hf(tmp_path):
               for alpha in ("abc", "ab", "aab", "abcc", "ac")
               for n in LENGTHS + [5000]]
     inputs += [("abc" * n)[:n] for n in LENGTHS] + ["a" * n for n in LENGTHS]
-    _compare_synthetic(merges, inputs, tmp_path, "long pieces, unnatural merge order")
+    compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, "long pieces, unnatural merge order")
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -132,4 +128,4 @@ def test_shuffled_merge_tables_match_hf(tmp_path, seed):
               for n in (SMALL_PIECE - 1, SMALL_PIECE + 1, 300, 3000)]
     # Runs of one token, spelled out: the same pair many times over.
     inputs += [(left + right) * (600 // len(left + right)) for left, right in merges[:6]]
-    _compare_synthetic(merges, inputs, tmp_path, f"long pieces, shuffled merges (seed {seed})")
+    compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, f"long pieces, shuffled merges (seed {seed})")

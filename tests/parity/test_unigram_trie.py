@@ -8,7 +8,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same
+from harness import assert_same, section
 from mtok.convert import load_spec
 from mtok.format.writer import write_mtok
 
@@ -26,15 +26,10 @@ def _texts():
     return [t for t in corpus.parity_strings() if len(t) < 3000][:4000]
 
 
-def _section(data, name):
-    tok = mtok.Tokenizer.from_bytes(data)
-    return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
-
-
 def test_trie_is_mapped_from_the_file(files):
     with_trie, without = files
-    assert _section(with_trie, "UTRI") is not None
-    assert _section(without, "UTRI") is None
+    assert section(with_trie, "UTRI") is not None
+    assert section(without, "UTRI") is None
     info = mtok.Tokenizer.from_bytes(with_trie).debug_info()
     assert info["unigram_trie_source"].startswith("mapped")
     assert mtok.Tokenizer.from_bytes(without).debug_info()["unigram_trie_source"] == "built at load"
@@ -62,8 +57,8 @@ def test_moves_to_huge_pages_without_changing_ids(files):
 
 
 def _utri_payload_offset(data):
-    section = _section(data, "UTRI")
-    return section["offset"]
+    entry = section(data, "UTRI")
+    return entry["offset"]
 
 
 def test_node_count_mismatch_is_a_format_error(files):

@@ -10,18 +10,13 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf
+from harness import assert_same, byte_level_bpe, compare_with_hf, section
 from mtok.convert import load_spec
 from mtok.format.writer import write_mtok
 
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
 GPT2 = ("tokenizers", "gpt2", "tokenizer.json")
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
-
-
-def _section(data, name):
-    tok = mtok.Tokenizer.from_bytes(data)
-    return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
 
 
 @pytest.fixture(scope="module", params=[QWEN3, GPT2], ids=["qwen3", "gpt2"])
@@ -32,7 +27,7 @@ def files(request):
 
 def test_stored_and_reported(files):
     with_table, without = files
-    assert _section(with_table, "BWHL") is not None and _section(without, "BWHL") is None
+    assert section(with_table, "BWHL") is not None and section(without, "BWHL") is None
     info = mtok.Tokenizer.from_bytes(with_table).debug_info()["bpe_whole_tokens"]
     assert info.endswith(" tokens") and int(info.split()[0]) > 40_000
     assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_whole_tokens"] == "none"
@@ -40,7 +35,7 @@ def test_stored_and_reported(files):
 
 def test_not_stored_with_ignore_merges():
     data = write_mtok(load_spec(str(corpus.file_path(*LLAMA3))))
-    assert _section(data, "BWHL") is None
+    assert section(data, "BWHL") is None
     assert mtok.Tokenizer.from_bytes(data).debug_info()["bpe_whole_tokens"] == "all (ignore_merges)"
 
 
@@ -54,7 +49,7 @@ def test_same_ids_with_and_without_the_table(files):
 
 def test_count_mismatch_is_a_format_error(files):
     data = bytearray(files[0])
-    at = _section(data, "BWHL")["offset"]
+    at = section(data, "BWHL")["offset"]
     (count,) = struct.unpack_from("<I", data, at)
     struct.pack_into("<I", data, at, count - 1)
     with pytest.raises(mtok.FormatError, match="BWHL: covers"):
@@ -63,11 +58,11 @@ def test_count_mismatch_is_a_format_error(files):
 
 def test_bits_past_the_last_id_are_a_format_error(files):
     data = bytearray(files[0])
-    section = _section(data, "BWHL")
-    (count,) = struct.unpack_from("<I", data, section["offset"])
+    entry = section(data, "BWHL")
+    (count,) = struct.unpack_from("<I", data, entry["offset"])
     if count % 64 == 0:
         pytest.skip("no spare bits in the last word")
-    last = section["offset"] + section["size"] - 8
+    last = entry["offset"] + entry["size"] - 8
     (word,) = struct.unpack_from("<Q", data, last)
     struct.pack_into("<Q", data, last, word | (1 << 63))
     with pytest.raises(mtok.FormatError, match="BWHL: bits set past the last id"):

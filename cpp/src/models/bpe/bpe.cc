@@ -89,8 +89,8 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
-      if (!byte_bpe_->ignore_merges())
-        out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload(tables_.raw.count));
+      if (!opt_.ignore_merges)  // with it, every token found is emitted anyway
+        out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload());
     }
   }
 

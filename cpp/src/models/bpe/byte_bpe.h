@@ -29,7 +29,6 @@ class ByteBpe {
   // The tokens that merge into themselves (whole_tokens.h); for export, and
   // only worth storing without ignore_merges.
   WholeTokens ComputeWholeTokens() const;
-  bool ignore_merges() const { return ignore_merges_; }
 
  private:
   struct Part {

@@ -6,23 +6,16 @@
 
 namespace mtok {
 
-void WholeTokens::Set(uint32_t id, uint32_t id_count) {
-  words_.resize((size_t{id_count} + 63) / 64);
-  words_[id / 64] |= uint64_t{1} << (id % 64);
-}
-
 size_t WholeTokens::Count() const {
   size_t n = 0;
   for (uint64_t w : words_) n += static_cast<size_t>(__builtin_popcountll(w));
   return n;
 }
 
-std::string WholeTokens::Payload(uint32_t id_count) const {
-  const uint32_t head[2] = {id_count, 0};
+std::string WholeTokens::Payload() const {
+  const uint32_t head[2] = {id_count_, 0};
   std::string out(reinterpret_cast<const char*>(head), sizeof(head));
-  std::vector<uint64_t> words(words_);
-  words.resize((size_t{id_count} + 63) / 64);
-  if (!words.empty()) out.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));
+  if (!words_.empty()) out.append(reinterpret_cast<const char*>(words_.data()), words_.size() * sizeof(uint64_t));
   return out;
 }
 
@@ -35,8 +28,7 @@ Status WholeTokens::Parse(std::string_view payload, uint32_t id_count, WholeToke
     return fail("covers " + std::to_string(count) + " ids, the vocab has " + std::to_string(id_count));
   const size_t words = (size_t{count} + 63) / 64;
   if (payload.size() != 8 + words * 8) return fail("size does not match its " + std::to_string(count) + " ids");
-  WholeTokens w;
-  w.words_.resize(words);
+  WholeTokens w(count);
   if (words > 0) std::memcpy(w.words_.data(), payload.data() + 8, words * 8);
   if (count % 64 != 0 && words > 0 && (w.words_.back() >> (count % 64)) != 0)
     return fail("bits set past the last id");
@@ -45,7 +37,7 @@ Status WholeTokens::Parse(std::string_view payload, uint32_t id_count, WholeToke
 }
 
 WholeTokens ByteBpe::ComputeWholeTokens() const {
-  WholeTokens whole;
+  WholeTokens whole(raw_->count);
   std::vector<uint32_t> ids;
   for (uint32_t id = 0; id < raw_->count; ++id) {
     const std::string_view t = raw_->Token(id);
@@ -55,7 +47,7 @@ WholeTokens ByteBpe::ComputeWholeTokens() const {
     ids.clear();
     if (t.size() == 1) ids.push_back(byte_id_[static_cast<unsigned char>(t[0])]);
     else Merge(t, &ids);
-    if (ids.size() == 1 && ids[0] == id) whole.Set(id, raw_->count);
+    if (ids.size() == 1 && ids[0] == id) whole.Set(id);
   }
   return whole;
 }
