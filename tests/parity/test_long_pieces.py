@@ -3,23 +3,25 @@ more than 128 bytes (ByteBpe's kSmallPiece) with MergeQueue, rank buckets
 whose pop order must be exactly HF's heap order (lowest rank, leftmost on
 ties): these compare whole ids on long synthetic pieces, at lengths around
 that threshold and well past it (and at the short-word loop's switch from
-a plain to a vector minimum scan, 13 pairs), for the corpus byte-level tokenizers
-(vs HF tokenizers) and the OpenAI encodings (vs tiktoken), and on a
-synthetic merge table that is not in natural order."""
+a plain to a vector minimum of its merge keys, 5 symbols), for the corpus
+byte-level tokenizers (vs HF tokenizers) and the OpenAI encodings (vs
+tiktoken), and on a synthetic merge table that is not in natural order."""
 
+import json
 import random
 import string
+import struct
 
 import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf
+from harness import assert_same, byte_level_bpe, compare_with_hf, section
 
 tokenizers = pytest.importorskip("tokenizers")
 
 SMALL_PIECE = 128  # bytes; cpp/src/models/bpe/byte_bpe.cc
-SCAN_SWITCH = 13  # bytes: 12 pairs scanned plainly, more four at a time (first_min.h)
+SCAN_SWITCH = 5  # bytes: keys of 4 symbols scanned plainly, more four at a time (merge_key.h)
 LENGTHS = [SCAN_SWITCH, SCAN_SWITCH + 1, 48, 97, SMALL_PIECE - 1, SMALL_PIECE, SMALL_PIECE + 1,
            SMALL_PIECE + 2, 1000, 20000]
 
@@ -129,3 +131,38 @@ def test_shuffled_merge_tables_match_hf(tmp_path, seed):
     # Runs of one token, spelled out: the same pair many times over.
     inputs += [(left + right) * (600 // len(left + right)) for left, right in merges[:6]]
     compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, f"long pieces, shuffled merges (seed {seed})")
+
+
+def test_rank_too_large_for_a_merge_key(tmp_path):
+    # The short-word loop packs rank << 7 | position into 32 bits
+    # (merge_key.h); a file whose pair table holds a larger rank must give
+    # the same ids as a table where that merge comes last.
+    from mtok.convert import load_spec
+    from mtok.format.writer import write_mtok
+
+    merges = [("a", "b"), ("b", "c"), ("ab", "c"), ("c", "a")]
+    original = byte_level_bpe(merges)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(original.to_str())
+    data = bytearray(write_mtok(load_spec(str(path))))
+    vocab = original.get_vocab()
+    entry = section(data, "PHSH")  # [u32 capacity][u32 0], then 16-byte slots
+    patched = 0
+    for at in range(entry["offset"] + 8, entry["offset"] + entry["size"], 16):
+        left, right, rank, merged = struct.unpack_from("<4I", data, at)
+        if (left, right) == (vocab["a"], vocab["b"]):
+            struct.pack_into("<I", data, at + 8, (1 << 23) + 7)
+            patched += 1
+    assert patched == 1
+    # Whole tokens (BWHL) were found with the original ranks: none, now.
+    whole = section(data, "BWHL")
+    data[whole["offset"] + 8:whole["offset"] + whole["size"]] = bytes(whole["size"] - 8)
+    last = json.loads(original.to_str())
+    last["model"]["merges"] = last["model"]["merges"][1:] + last["model"]["merges"][:1]
+    ref = tokenizers.Tokenizer.from_str(json.dumps(last))
+    ours = mtok.Tokenizer.from_bytes(bytes(data))
+    inputs = ["ab", "abc", "cab", "abcab", "ababab", "cabcabca", "abc" * 40, "ab" * 70]
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in inputs]
+    assert expected[1] == [vocab["a"], vocab["bc"]]  # the moved merge changes results
+    assert_same("rank past the merge keys", inputs, expected,
+                [ours.encode(t, add_special_tokens=False) for t in inputs])

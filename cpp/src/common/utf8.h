@@ -25,6 +25,24 @@ inline char32_t decode(std::string_view s, size_t i, int* len) {
   size_t left = s.size() - i;
   unsigned char b = p[0];
   if (b < 0x80) { *len = 1; return b; }
+  // Two- and three-byte sequences (every script but a few) without the
+  // general loop: scanners decode every character of non-Latin text.
+  if ((b >> 4) == 0xE) {
+    if (left >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+      *len = 3;
+      return (char32_t(b & 0x0F) << 12) | (char32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+    }
+    *len = 1;
+    return 0xFFFD;
+  }
+  if ((b >> 5) == 0x6) {
+    if (left >= 2 && (p[1] & 0xC0) == 0x80) {
+      *len = 2;
+      return (char32_t(b & 0x1F) << 6) | (p[1] & 0x3F);
+    }
+    *len = 1;
+    return 0xFFFD;
+  }
   int n = seq_len(b);
   if (n == 1 || static_cast<size_t>(n) > left) { *len = 1; return 0xFFFD; }
   char32_t cp = b & (0x7F >> n);

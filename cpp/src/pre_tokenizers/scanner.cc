@@ -71,17 +71,21 @@ struct MaskTables {
 };
 const MaskTables kMasks;
 
+// A character outside ASCII whose BMP entry is not filled yet.
 uint16_t MaskSlow(char32_t c) {
-  if (c >= 0x10000) return ComputeMask(c);
-  uint16_t m = kMasks.bmp[c].load(std::memory_order_relaxed);
-  if (m == 0) {
-    m = ComputeMask(c);
-    kMasks.bmp[c].store(m, std::memory_order_relaxed);
-  }
+  const uint16_t m = ComputeMask(c);
+  if (c < 0x10000) kMasks.bmp[c].store(m, std::memory_order_relaxed);
   return m;
 }
 
-inline uint16_t Mask(char32_t c) { return c < 128 ? kMasks.ascii[c] : MaskSlow(c); }
+inline uint16_t Mask(char32_t c) {
+  if (c < 128) return kMasks.ascii[c];
+  if (c < 0x10000) {
+    const uint16_t m = kMasks.bmp[c].load(std::memory_order_relaxed);
+    if (m != 0) return m;
+  }
+  return MaskSlow(c);
+}
 
 inline bool In(Class k, char32_t c) { return (Mask(c) >> k) & 1; }
 

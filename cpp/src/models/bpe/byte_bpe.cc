@@ -1,10 +1,9 @@
 #include "models/bpe/byte_bpe.h"
 
-#include <cstring>
 
 #include "common/byte_level.h"
 #include "common/utf8.h"
-#include "models/bpe/first_min.h"
+#include "models/bpe/merge_key.h"
 #include "models/bpe/merge_queue.h"
 #include "models/bpe/pair_memo.h"
 
@@ -111,50 +110,65 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
 }
 
 void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
-  if (s.size() > kSmallPiece) {
-    MergeLarge(s, out);
-    return;
+  if (s.size() <= kSmallPiece) {
+    Part parts[kSmallPiece];  // on the stack: no thread_local lookup, no vector
+    uint32_t key[kSmallPiece];
+    size_t n = 0;
+    for (size_t i = 0, len; i < s.size(); i += len, ++n) {
+      parts[n].start = static_cast<uint32_t>(i);
+      parts[n].id = FirstSymbol(s, i, &len);
+    }
+    if (MergeSmall(s, parts, key, n)) {
+      for (size_t i = 0; i < n; i = parts[i].next) out->push_back(parts[i].id);
+      return;
+    }
   }
-  Part parts[kSmallPiece];  // on the stack: no thread_local lookup, no vector
-  uint32_t rank[kSmallPiece];
-  size_t n = 0;
-  for (size_t i = 0, len; i < s.size(); i += len, ++n) parts[n] = {static_cast<uint32_t>(i), FirstSymbol(s, i, &len), 0};
-  n = MergeSmall(s, parts, rank, n);
-  for (size_t i = 0; i < n; ++i) out->push_back(parts[i].id);
+  MergeLarge(s, out);
 }
 
-// Repeatedly merges the lowest-rank pair (leftmost on ties): tiktoken's
-// scan, which gives the same result as HF's heap order.
-size_t ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* rank, size_t n) const {
-  auto end_of = [&](size_t i) { return i + 1 < n ? parts[i + 1].start : static_cast<uint32_t>(s.size()); };
+// Repeatedly merges the lowest-rank pair, leftmost on ties: tiktoken's
+// scan, which gives the same result as HF's heap order. A merged symbol
+// leaves a hole: parts are linked, so nothing moves, and the hole's key
+// never wins again.
+bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const {
+  auto end_of = [&](size_t j) { return j < n ? parts[j].start : static_cast<uint32_t>(s.size()); };
   // First-seen words look up pairs that other words looked up moments
   // ago (the byte pairs of a script's letters): the thread's memo answers
   // those from L2 instead of a table of several MB.
   PairMemo& memo = PairMemo::ForThread(serial_);
+  bool rank_too_large = false;
   // Inlined: as a call it cost about a tenth of a cold Chinese pass's
   // instructions (three updates per merge).
   auto update = [&](size_t i) __attribute__((always_inline)) {
-    rank[i] = kNoRank;
-    if (i + 1 >= n) return;
-    memo.Find(parts[i].id, parts[i + 1].id, &rank[i], &parts[i].merged,
-              [&](uint32_t* r, uint32_t* merged) {
-                return PairRank(s, parts[i].start, parts[i].id, parts[i + 1].id, end_of(i + 1), r,
-                                merged);
-              });
+    key[i] = merge_key::kNone;
+    const size_t j = parts[i].next;
+    if (j >= n) return;
+    uint32_t rank;
+    if (memo.Find(parts[i].id, parts[j].id, &rank, &parts[i].merged, [&](uint32_t* r, uint32_t* merged) {
+          return PairRank(s, parts[i].start, parts[i].id, parts[j].id, end_of(parts[j].next), r, merged);
+        })) {
+      if (rank < merge_key::kRanks) key[i] = merge_key::Make(rank, static_cast<uint32_t>(i));
+      else rank_too_large = true;
+    }
   };
-  for (size_t i = 0; i < RoundUp4(n); ++i) rank[i] = kNoRank;
-  for (size_t i = 0; i + 1 < n; ++i) update(i);
-  while (n > 1) {
-    const size_t best = FirstMin(rank, n - 1);
-    if (rank[best] == kNoRank) break;
-    parts[best].id = parts[best].merged;
-    std::memmove(parts + best + 1, parts + best + 2, (n - best - 2) * sizeof(Part));
-    std::memmove(rank + best + 1, rank + best + 2, (n - best - 2) * sizeof(uint32_t));
-    --n;  // the old last rank (kNoRank) moved down: the values past the pairs stay kNoRank
-    update(best);
-    if (best > 0) update(best - 1);
+  for (size_t i = 0; i < n; ++i) {
+    parts[i].prev = static_cast<uint8_t>(i - 1);
+    parts[i].next = static_cast<uint8_t>(i + 1);
   }
-  return n;
+  for (size_t i = n; i < merge_key::RoundUp4(n); ++i) key[i] = merge_key::kNone;
+  for (size_t i = 0; i < n; ++i) update(i);
+  // Part 0 is never merged away (a merge removes its right symbol), so
+  // the list always starts there.
+  for (uint32_t k; (k = merge_key::Lowest(key, n)) != merge_key::kNone;) {
+    const size_t best = merge_key::Position(k), gone = parts[best].next, after = parts[gone].next;
+    parts[best].id = parts[best].merged;
+    parts[best].next = static_cast<uint8_t>(after);
+    if (after < n) parts[after].prev = static_cast<uint8_t>(best);
+    key[gone] = merge_key::kNone;
+    update(best);
+    if (best > 0) update(parts[best].prev);
+  }
+  return !rank_too_large;
 }
 
 namespace {

@@ -35,8 +35,8 @@ class ByteBpe {
     uint32_t start;  // byte offset of the symbol
     uint32_t id;
     uint32_t merged;  // id of its merge with the next symbol
+    uint8_t prev, next;  // live neighbours in MergeSmall (parts[] never moves)
   };
-  static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 
   // The symbol a word's merge loop starts with at s[i]: the token of a
   // folding character, else the byte's; its length in *len.
@@ -53,10 +53,11 @@ class ByteBpe {
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // Merges parts[0, n) in place; returns how many remain. rank[i] is the
-  // rank of merging part i with the next (kNoRank: none); filled here, it
-  // holds RoundUp4(n) values.
-  size_t MergeSmall(std::string_view s, Part* parts, uint32_t* rank, size_t n) const;
+  // Merges parts[0, n) (n <= 128) in place; returns false, having merged
+  // nothing, when a rank is too large for a merge key (then MergeLarge
+  // does the word). key[i] is part i's merge key (merge_key.h), filled
+  // here: it holds RoundUp4(n) values.
+  bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const;
   // The merge loop alone, for a pre-token of 2 bytes or more.
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;

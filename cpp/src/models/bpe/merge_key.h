@@ -1,0 +1,47 @@
+// Merge keys of the merge loop for short words, and the smallest of them,
+// which that loop asks for once per merge.
+//
+// A key packs rank << 7 | position, so the smallest key is the lowest
+// rank, leftmost on ties, and names its own position: one pass, and no
+// search for the index afterwards. Keys are offset by 2^23 so that, read
+// as IEEE floats, they are positive normal numbers: those order like
+// their bit patterns, and SSE's minps (one instruction for four keys,
+// where SSE2 has no unsigned 32-bit integer minimum) finds the smallest.
+// Normal numbers also keep the result exact under flush-to-zero and
+// denormals-are-zero modes another library may have set.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace mtok::merge_key {
+
+// Ranks from here on do not fit a key (real vocabularies stay far below).
+constexpr uint32_t kRanks = 1u << 23;
+constexpr uint32_t kNone = 0x7F800000u;  // +infinity: above every key
+
+inline uint32_t Make(uint32_t rank, uint32_t pos) { return ((rank << 7) | pos) + (1u << 23); }
+inline uint32_t Position(uint32_t key) { return (key - (1u << 23)) & 127; }
+
+inline size_t RoundUp4(size_t n) { return (n + 3) & ~size_t{3}; }
+
+// min(keys[0, n)); keys must hold RoundUp4(n) values, those past n kNone.
+inline uint32_t Lowest(const uint32_t* keys, size_t n) {
+#if defined(__SSE2__)
+  if (n > 4) {
+    __m128 m = _mm_loadu_ps(reinterpret_cast<const float*>(keys));
+    for (size_t k = 4; k < n; k += 4) m = _mm_min_ps(m, _mm_loadu_ps(reinterpret_cast<const float*>(keys + k)));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, 0x4E));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, 0xB1));
+    return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_castps_si128(m)));
+  }
+#endif
+  uint32_t m = keys[0];
+  for (size_t i = 1; i < n; ++i) m = keys[i] < m ? keys[i] : m;
+  return m;
+}
+
+}  // namespace mtok::merge_key
