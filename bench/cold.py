@@ -32,19 +32,16 @@ def run(spec, selected, chunks, *, repeats: int = 3, log=print, text: str = "mix
 
     nbytes = sum(len(c.encode("utf-8")) for c in chunks)
     log(f"  {spec.name} cold pass ({text}): {len(chunks)} chunks, {nbytes / 1e6:.2f} MB, {repeats} fresh process(es) each")
-    results = {}
-    for p in selected:
-        if not p.supports(spec):
-            continue
-        runs = []
-        for _ in range(repeats):
+    # Round-robin over the libraries, so that a noisy spell of the machine
+    # falls on all of them rather than on one library's runs.
+    results = {p.name: [] for p in selected if p.supports(spec)}
+    for _ in range(repeats):
+        for p in selected:
+            if not isinstance(results.get(p.name), list):
+                continue  # unsupported, or failed already
             res = run_job({"job": "cold", "spec": spec.to_dict(), "lib": p.name, "chunks": chunks},
                           python=str(rc3.PYTHON) if p.remote else None)
-            if not res.get("ok"):
-                runs = res["error"]
-                break
-            runs.append(res)
-        results[p.name] = runs
+            results[p.name] = res["error"] if not res.get("ok") else results[p.name] + [res]
     from .sized import match_of
 
     ref_runs = results.get(spec.reference)
