@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <cstring>
 
 namespace mtok {
 namespace {
@@ -64,6 +65,22 @@ bool HugePageRegion::Allocate(size_t size) {
   data_ = static_cast<uint8_t*>(p);
   kind_ = Kind::kNormal;
   return true;
+}
+
+std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views) {
+  auto padded = [](size_t n) { return (n + 63) & ~size_t{63}; };
+  size_t total = 0;
+  for (const std::string_view* v : views) total += padded(v->size());
+  auto region = std::make_unique<HugePageRegion>();
+  if (total == 0 || !region->Allocate(total)) return nullptr;
+  char* at = reinterpret_cast<char*>(region->data());
+  for (std::string_view* v : views) {
+    if (v->empty()) continue;
+    std::memcpy(at, v->data(), v->size());
+    *v = std::string_view(at, v->size());
+    at += padded(v->size());
+  }
+  return region;
 }
 
 }  // namespace mtok

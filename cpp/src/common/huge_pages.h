@@ -6,6 +6,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string_view>
 
 namespace mtok {
 
@@ -30,5 +33,10 @@ class HugePageRegion {
   size_t map_size_ = 0;
   Kind kind_ = Kind::kNone;
 };
+
+// Copies the bytes of `views` into one new region (each copy 64-byte
+// aligned) and points the views at their copies; null, with the views
+// unchanged, when there is no memory for it.
+std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views);
 
 }  // namespace mtok

@@ -69,6 +69,8 @@ class BpeModel : public Model {
     out->emplace_back("bpe_whole_tokens", opt_.ignore_merges ? std::string("all (ignore_merges)")
                                           : tables_.whole.empty() ? std::string("none")
                                           : std::to_string(tables_.whole.Count()) + " tokens");
+    out->emplace_back("bpe_table_pages", tables_.hot ? HugePageRegion::KindName(tables_.hot->kind())
+                                                     : "built at load, or mapped in place (no memory for a copy)");
   }
 
   void AccelSections(const uint8_t* base,

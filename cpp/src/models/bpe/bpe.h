@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/huge_pages.h"
 #include "models/bpe/char_fold.h"
 #include "models/bpe/pair_index.h"
 #include "models/bpe/whole_tokens.h"
@@ -33,6 +34,10 @@ struct MergeEntry {
 
 // The lookup tables of a BPE model, built at load or adopted from the file.
 struct BpeTables {
+  // A byte-level file's pair and raw-token sections, copied onto 2 MB
+  // pages for the tables below to use (null: they point into the file, or
+  // own what they built).
+  std::unique_ptr<HugePageRegion> hot;
   PairIndex pairs;  // unused in rank_merges mode
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)

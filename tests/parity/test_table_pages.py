@@ -1,0 +1,61 @@
+"""The pair and raw-token tables of a byte-level BPE file are copied onto
+2 MB pages at load (cpp/src/common/huge_pages.h, CopyToHugePages): the ids
+must not change, whichever pages they end up on, and MTOK_HUGE_PAGES=0
+keeps them on 4 KB pages."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same
+from mtok.convert import load_spec
+from mtok.format.writer import write_mtok
+
+HUGE = {"2 MB pages (MAP_HUGETLB)", "2 MB transparent huge pages (madvise)"}
+LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
+
+
+@pytest.fixture(scope="module")
+def files():
+    spec = load_spec(str(corpus.file_path(*LLAMA3)))
+    return write_mtok(spec), write_mtok(spec, accel=False)
+
+
+def _texts():
+    return [t for t in corpus.parity_strings() if len(t) < 3000][:2000]
+
+
+def test_copied_tables_give_the_same_ids(files):
+    with_sections, without = files
+    copied = mtok.Tokenizer.from_bytes(with_sections)
+    built = mtok.Tokenizer.from_bytes(without)
+    assert copied.debug_info()["bpe_table_pages"] in HUGE | {"4 KB pages"}
+    assert built.debug_info()["bpe_table_pages"].startswith("built at load")
+    texts = _texts()
+    assert_same("tables on huge pages vs built", texts,
+                built.encode_batch(texts, add_special_tokens=False),
+                copied.encode_batch(texts, add_special_tokens=False))
+
+
+def test_huge_pages_can_be_turned_off(files, tmp_path):
+    path = tmp_path / "llama3.mtok"
+    path.write_bytes(files[0])
+    texts = _texts()[:300]
+    script = ("import json, sys, mtok\n"
+              "tok = mtok.Tokenizer.from_file(sys.argv[1])\n"
+              "texts = json.load(open(sys.argv[2]))\n"
+              "print(json.dumps([tok.debug_info()['bpe_table_pages'],"
+              " tok.encode_batch(texts, add_special_tokens=False)]))\n")
+    (tmp_path / "texts.json").write_text(json.dumps(texts))
+    env = dict(os.environ, MTOK_HUGE_PAGES="0")
+    out = subprocess.run([sys.executable, "-c", script, str(path), str(tmp_path / "texts.json")],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    pages, ids = json.loads(out)
+    assert pages == "4 KB pages"
+    expected = mtok.Tokenizer.from_bytes(files[0]).encode_batch(texts, add_special_tokens=False)
+    assert_same("tables on 4 KB pages", texts, expected, ids)
