@@ -71,6 +71,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.VOCAB_OFFSETS"] = c::tag::kVocabOffsets;
     d["tag.VOCAB_INDEX"] = c::tag::kVocabIndex;
     d["tag.PAIR_INDEX"] = c::tag::kPairIndex;
+    d["tag.PAIR_FILTER"] = c::tag::kPairFilter;
     d["tag.RAW_BYTES"] = c::tag::kRawBytes;
     d["tag.RAW_INDEX"] = c::tag::kRawIndex;
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;

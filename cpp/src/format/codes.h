@@ -80,13 +80,14 @@ constexpr uint32_t kTemplates = Tag("TMPL");   // named chat templates (JSON)
 constexpr uint32_t kVocabOffsets = Tag("VOFF");  // id -> offset of its vocab record
 constexpr uint32_t kVocabIndex = Tag("VHSH");  // token string -> id index of the model vocab
 constexpr uint32_t kPairIndex = Tag("PHSH");   // BPE (left, right) -> (rank, merged id)
+constexpr uint32_t kPairFilter = Tag("PFLT");  // byte-level BPE: Bloom filter of the merge pairs
 constexpr uint32_t kRawBytes = Tag("BRAW");    // byte-level BPE: raw bytes of every token
 constexpr uint32_t kRawIndex = Tag("BHSH");    // byte-level BPE: raw bytes -> id index
 constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters that start as one token
 constexpr uint32_t kWholeTokens = Tag("BWHL"); // byte-level BPE: tokens that merge into themselves
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr bool IsAccel(uint32_t t) {
-  return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kRawBytes || t == kRawIndex ||
+  return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kPairFilter || t == kRawBytes || t == kRawIndex ||
          t == kUnigramTrie;
 }
 constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets

@@ -151,14 +151,15 @@ Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr
     return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
 
   BpeTables tables;
-  std::string_view raw, raw_index, fold, whole;
+  std::string_view raw, raw_index, fold, whole, filter;
   const bool has_pairs = trailer.Find(codes::tag::kPairIndex, &payload);
+  trailer.Find(codes::tag::kPairFilter, &filter);
   if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
     // First-seen words probe these tables at random (Llama 3: 10 MB). In
     // the file's 4 KB pages most probes also missed the TLB; on 2 MB pages
     // a cold English pass took a quarter less time, for about 0.5 ms more
     // at load than reading them in place.
-    tables.hot = CopyToHugePages({&payload, &raw, &raw_index});
+    tables.hot = CopyToHugePages({&payload, &raw, &raw_index, &filter});
   }
   if (has_pairs) {
     MTOK_RETURN_IF_ERROR(AdoptPairIndex(payload, vocab, &tables.pairs));
@@ -173,8 +174,13 @@ Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr
       MTOK_RETURN_IF_ERROR(CharFold::Parse(fold, tables.raw, &tables.fold));
     if (trailer.Find(codes::tag::kWholeTokens, &whole))
       MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
-  } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole)) {
-    return FormatError("extension sections BFLD and BWHL need BRAW and BHSH");
+    if (!filter.empty()) {
+      if (!has_pairs) return FormatError("extension section PFLT needs PHSH");
+      MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
+    }
+  } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole) ||
+             !filter.empty()) {
+    return FormatError("extension sections BFLD, BWHL and PFLT need BRAW and BHSH");
   }
   *out = MakeBpeModel(std::move(vocab), std::move(tables), std::move(opt));
   return Status::Ok();

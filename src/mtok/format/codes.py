@@ -80,6 +80,7 @@ class Tag:
     VOCAB_OFFSETS = tag("VOFF")
     VOCAB_INDEX = tag("VHSH")
     PAIR_INDEX = tag("PHSH")
+    PAIR_FILTER = tag("PFLT")
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
     CHAR_FOLD = tag("BFLD")

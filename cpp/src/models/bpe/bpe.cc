@@ -69,6 +69,8 @@ class BpeModel : public Model {
     out->emplace_back("bpe_whole_tokens", opt_.ignore_merges ? std::string("all (ignore_merges)")
                                           : tables_.whole.empty() ? std::string("none")
                                           : std::to_string(tables_.whole.Count()) + " tokens");
+    out->emplace_back("bpe_pair_filter", tables_.pair_filter.empty() ? std::string("none")
+                                         : std::to_string(tables_.pair_filter.bytes() >> 10) + " KB");
     out->emplace_back("bpe_table_pages", tables_.hot ? HugePageRegion::KindName(tables_.hot->kind())
                                                      : "built at load, or mapped in place (no memory for a copy)");
   }
@@ -91,6 +93,8 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
+      if (!opt_.rank_merges && tables_.pairs.capacity() > 0)
+        out->emplace_back(codes::tag::kPairFilter, PairFilter::Build(tables_.pairs).Payload());
       if (!opt_.ignore_merges)  // with it, every token found is emitted anyway
         out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload());
     }

@@ -7,6 +7,7 @@
 
 #include "common/huge_pages.h"
 #include "models/bpe/char_fold.h"
+#include "models/bpe/pair_filter.h"
 #include "models/bpe/pair_index.h"
 #include "models/bpe/whole_tokens.h"
 #include "models/bpe/raw_tables.h"
@@ -39,6 +40,7 @@ struct BpeTables {
   // own what they built).
   std::unique_ptr<HugePageRegion> hot;
   PairIndex pairs;  // unused in rank_merges mode
+  PairFilter pair_filter;  // byte-level models: pairs that cannot merge (may be empty)
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
   WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)

@@ -79,6 +79,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   b->pairs_ = &tables->pairs;
   if (!tables->fold.empty()) b->fold_ = &tables->fold;
   if (!tables->whole.empty()) b->whole_ = &tables->whole;
+  if (!tables->pair_filter.empty()) b->filter_ = &tables->pair_filter;
   return b;
 }
 
@@ -92,6 +93,7 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
     *merged = id;
     return true;
   }
+  if (filter_ != nullptr && !filter_->MayMerge(a_id, b_id)) return false;
   return pairs_->Find(a_id, b_id, rank, merged);
 }
 

@@ -65,6 +65,7 @@ class ByteBpe {
   uint32_t byte_id_[256];
   const RawTables* raw_ = nullptr;     // raw token bytes <-> id
   const PairIndex* pairs_ = nullptr;   // unused in rank mode
+  const PairFilter* filter_ = nullptr; // null: every pair is looked up
   const CharFold* fold_ = nullptr;     // null: every character starts as bytes
   const WholeTokens* whole_ = nullptr; // null: pre-tokens are merged (unless ignore_merges_)
   uint64_t serial_ = 0;  // PairMemo owner

@@ -1,0 +1,91 @@
+"""The Bloom filter of a byte-level BPE model's merge pairs (section PFLT,
+cpp/src/models/bpe/pair_filter.h): first-seen words skip the pair table
+for most pairs that do not merge. The ids must be the same with and
+without it, also when every bit is set (every pair "may" merge), and a
+malformed section is refused."""
+
+import struct
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same, section
+from mtok.convert import load_spec
+from mtok.format.writer import write_mtok
+
+LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
+QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
+
+
+@pytest.fixture(scope="module", params=[LLAMA3, QWEN3], ids=["llama3", "qwen3"])
+def files(request):
+    spec = load_spec(str(corpus.file_path(*request.param)))
+    return write_mtok(spec), write_mtok(spec, accel=False)
+
+
+def _texts():
+    return [t for t in corpus.parity_strings() if len(t) < 3000][:3000]
+
+
+def test_stored_and_reported(files):
+    with_filter, without = files
+    entry = section(with_filter, "PFLT")
+    assert entry is not None and section(without, "PFLT") is None
+    (blocks,) = struct.unpack_from("<I", with_filter, entry["offset"])
+    assert entry["size"] == 8 + 64 * blocks
+    assert mtok.Tokenizer.from_bytes(with_filter).debug_info()["bpe_pair_filter"] == f"{blocks * 64 >> 10} KB"
+    assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_pair_filter"] == "none"
+
+
+def test_not_stored_for_tiktoken_ranks():
+    data = write_mtok(load_spec(str(corpus.require("tiktoken", "cl100k_base.tiktoken"))))
+    assert section(data, "PFLT") is None
+
+
+def test_same_ids_with_and_without_the_filter(files):
+    with_filter, without = files
+    texts = _texts()
+    assert_same("pair filter vs pair table alone", texts,
+                mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False),
+                mtok.Tokenizer.from_bytes(with_filter).encode_batch(texts, add_special_tokens=False))
+
+
+def test_a_filter_of_ones_changes_nothing(files):
+    data = bytearray(files[0])
+    entry = section(data, "PFLT")
+    data[entry["offset"] + 8:entry["offset"] + entry["size"]] = b"\xff" * (entry["size"] - 8)
+    texts = _texts()[:1000]
+    assert_same("pair filter of ones", texts,
+                mtok.Tokenizer.from_bytes(files[0]).encode_batch(texts, add_special_tokens=False),
+                mtok.Tokenizer.from_bytes(bytes(data)).encode_batch(texts, add_special_tokens=False))
+
+
+def test_block_count_must_be_a_power_of_two(files):
+    data = bytearray(files[0])
+    at = section(data, "PFLT")["offset"]
+    (blocks,) = struct.unpack_from("<I", data, at)
+    struct.pack_into("<I", data, at, blocks - 1)
+    with pytest.raises(mtok.FormatError, match="PFLT: block count .* is not a power of two"):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_size_must_match_the_block_count(files):
+    data = bytearray(files[0])
+    at = section(data, "PFLT")["offset"]
+    (blocks,) = struct.unpack_from("<I", data, at)
+    struct.pack_into("<I", data, at, blocks // 2)
+    with pytest.raises(mtok.FormatError, match="PFLT: size does not match"):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_the_filter_is_consulted(files):
+    # All zeros: no pair "may" merge, so first-seen words that need merges
+    # stay in pieces. Proves the tests above ran with the filter in use.
+    data = bytearray(files[0])
+    entry = section(data, "PFLT")
+    data[entry["offset"] + 8:entry["offset"] + entry["size"]] = bytes(entry["size"] - 8)
+    text = "Zwischenablageverwaltungsprogrammierschnittstellen unconventionalities"
+    normal = mtok.Tokenizer.from_bytes(files[0]).encode(text, add_special_tokens=False)
+    zeros = mtok.Tokenizer.from_bytes(bytes(data)).encode(text, add_special_tokens=False)
+    assert len(zeros) > len(normal)
