@@ -1,8 +1,8 @@
 """The Bloom filter of a byte-level BPE model's merge pairs (section PFLT,
 cpp/src/models/bpe/pair_filter.h): first-seen words skip the pair table
-for most pairs that do not merge. The ids must be the same with and
-without it, also when every bit is set (every pair "may" merge), and a
-malformed section is refused."""
+(with tiktoken ranks: the token index) for most pairs that do not merge.
+The ids must be the same with and without it, also when every bit is set
+(every pair "may" merge), and a malformed section is refused."""
 
 import struct
 
@@ -16,9 +16,10 @@ from mtok.format.writer import write_mtok
 
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
+CL100K = ("tiktoken", "cl100k_base.tiktoken")  # rank merges: pairs whose bytes join into a token
 
 
-@pytest.fixture(scope="module", params=[LLAMA3, QWEN3], ids=["llama3", "qwen3"])
+@pytest.fixture(scope="module", params=[LLAMA3, QWEN3, CL100K], ids=["llama3", "qwen3", "cl100k"])
 def files(request):
     spec = load_spec(str(corpus.file_path(*request.param)))
     return write_mtok(spec), write_mtok(spec, accel=False)
@@ -36,11 +37,6 @@ def test_stored_and_reported(files):
     assert entry["size"] == 8 + 64 * blocks
     assert mtok.Tokenizer.from_bytes(with_filter).debug_info()["bpe_pair_filter"] == f"{blocks * 64 >> 10} KB"
     assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_pair_filter"] == "none"
-
-
-def test_not_stored_for_tiktoken_ranks():
-    data = write_mtok(load_spec(str(corpus.require("tiktoken", "cl100k_base.tiktoken"))))
-    assert section(data, "PFLT") is None
 
 
 def test_same_ids_with_and_without_the_filter(files):

@@ -174,10 +174,7 @@ Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr
       MTOK_RETURN_IF_ERROR(CharFold::Parse(fold, tables.raw, &tables.fold));
     if (trailer.Find(codes::tag::kWholeTokens, &whole))
       MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
-    if (!filter.empty()) {
-      if (!has_pairs) return FormatError("extension section PFLT needs PHSH");
-      MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
-    }
+    if (!filter.empty()) MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
   } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole) ||
              !filter.empty()) {
     return FormatError("extension sections BFLD, BWHL and PFLT need BRAW and BHSH");

@@ -93,8 +93,8 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
-      if (!opt_.rank_merges && tables_.pairs.capacity() > 0)
-        out->emplace_back(codes::tag::kPairFilter, PairFilter::Build(tables_.pairs).Payload());
+      PairFilter filter = byte_bpe_->ComputePairFilter();
+      if (!filter.empty()) out->emplace_back(codes::tag::kPairFilter, filter.Payload());
       if (!opt_.ignore_merges)  // with it, every token found is emitted anyway
         out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload());
     }

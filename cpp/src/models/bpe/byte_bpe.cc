@@ -85,6 +85,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
 
 bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                        uint32_t b_end, uint32_t* rank, uint32_t* merged) const {
+  if (filter_ != nullptr && !filter_->MayMerge(a_id, b_id)) return false;
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.
     uint32_t id;
@@ -93,8 +94,27 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
     *merged = id;
     return true;
   }
-  if (filter_ != nullptr && !filter_->MayMerge(a_id, b_id)) return false;
   return pairs_->Find(a_id, b_id, rank, merged);
+}
+
+PairFilter ByteBpe::ComputePairFilter() const {
+  if (!rank_merges_) return pairs_->capacity() > 0 ? PairFilter::Build(*pairs_) : PairFilter();
+  // tiktoken: a pair merges when its bytes joined are a token. The merge
+  // loop holds the ids Find gives for a symbol's bytes, so the pairs are
+  // known only when no two ids share their bytes.
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (uint32_t id = 0; id < raw_->count; ++id) {
+    const std::string_view t = raw_->Token(id);
+    uint32_t a, b;
+    if (t.empty()) continue;
+    if (!raw_->Find(t, &a) || a != id) return PairFilter();
+    for (size_t k = 1; k < t.size(); ++k) {
+      if (raw_->Find(t.substr(0, k), &a) && raw_->Find(t.substr(k), &b)) pairs.emplace_back(a, b);
+    }
+  }
+  PairFilter f = PairFilter::ForPairs(pairs.size());
+  for (const auto& [a, b] : pairs) f.Add(a, b);
+  return f;
 }
 
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {

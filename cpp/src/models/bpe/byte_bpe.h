@@ -26,6 +26,9 @@ class ByteBpe {
 
   // The characters that fold for this model (char_fold.h); slow, for export.
   CharFold ComputeCharFold() const;
+  // The pairs that may merge (pair_filter.h), for export; empty when they
+  // cannot be known.
+  PairFilter ComputePairFilter() const;
   // The tokens that merge into themselves (whole_tokens.h); for export, and
   // only worth storing without ignore_merges.
   WholeTokens ComputeWholeTokens() const;

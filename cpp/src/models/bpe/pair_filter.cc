@@ -6,25 +6,30 @@
 
 namespace mtok {
 
-PairFilter PairFilter::Build(const PairIndex& pairs) {
-  size_t n = 0;
-  for (size_t i = 0; i < pairs.capacity(); ++i) n += pairs.slots()[i].left != PairIndex::kEmpty;
+PairFilter PairFilter::ForPairs(size_t pairs) {
   // 8 to 16 bits per pair (a power of two of blocks): at 8, about one
   // pair in 40 that does not merge still "may"; 16 bits measured no faster.
   size_t blocks = 1;
-  while (blocks * 512 < n * 8) blocks <<= 1;
+  while (blocks * 512 < pairs * 8) blocks <<= 1;
   PairFilter f;
   f.owned_.assign(blocks, Block{});
   f.blocks_ = f.owned_.data();
   f.mask_ = blocks - 1;
+  return f;
+}
+
+PairFilter PairFilter::Build(const PairIndex& pairs) {
+  size_t n = 0;
+  for (size_t i = 0; i < pairs.capacity(); ++i) n += pairs.slots()[i].left != PairIndex::kEmpty;
+  PairFilter f = ForPairs(n);
   for (size_t i = 0; i < pairs.capacity(); ++i) {
     const PairIndex::Slot& s = pairs.slots()[i];
-    if (s.left != PairIndex::kEmpty) f.Set(s.left, s.right);
+    if (s.left != PairIndex::kEmpty) f.Add(s.left, s.right);
   }
   return f;
 }
 
-void PairFilter::Set(uint32_t left, uint32_t right) {
+void PairFilter::Add(uint32_t left, uint32_t right) {
   const uint64_t h = Mix64((uint64_t{left} << 32) | right);
   Block& b = owned_[(h >> 40) & mask_];
   for (int k = 0; k < kBits; ++k) {

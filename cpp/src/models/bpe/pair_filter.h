@@ -1,8 +1,10 @@
-// A Bloom filter over the merge pairs of a BPE model (section PFLT): most
-// pairs a first-seen word looks up do not merge (Chinese text: 9 in 10 of
-// those between two character tokens), and without the filter each is a
-// probe of a pair table of several MB that misses the CPU caches. The
-// filter is a few hundred KB and answers most of them from L2.
+// A Bloom filter over the merge pairs of a byte-level BPE model (section
+// PFLT): the pairs of its pair table, or with tiktoken's rank merges the
+// pairs of tokens whose bytes join into a token. Most pairs a first-seen
+// word looks up do not merge (Chinese text: 9 in 10 of those between two
+// character tokens), and without the filter each is a probe of a table of
+// several MB that misses the CPU caches. The filter is a few hundred KB
+// and answers most of them from L2.
 //
 // Blocked: a pair's bits all lie in one 64-byte block, so a query reads
 // one cache line. Computed at export from the pair table; optional.
@@ -44,6 +46,9 @@ class PairFilter {
     return all & 1;
   }
 
+  // An empty filter sized for about `pairs` pairs; Add them.
+  static PairFilter ForPairs(size_t pairs);
+  void Add(uint32_t left, uint32_t right);
   // The filter of every pair in `pairs`.
   static PairFilter Build(const PairIndex& pairs);
   // PFLT payload: [u32 block_count][u32 0] then block_count blocks of 8 u64
@@ -59,8 +64,6 @@ class PairFilter {
   struct Block {
     uint64_t w[8];
   };
-
-  void Set(uint32_t left, uint32_t right);
 
   std::vector<Block> owned_;
   const Block* blocks_ = nullptr;
