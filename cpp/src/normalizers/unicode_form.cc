@@ -47,6 +47,17 @@ class UnicodeFormNormalizer : public Normalizer {
     if (i == text.size()) return true;
     if (form_ != unicode::NormForm::NFC) return false;
     for (; i < text.size();) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (b < 0x80) {
+        ++i;
+        continue;
+      }
+      // U+0080..U+02FF (Latin-1, Latin Extended): two bytes, lead below
+      // 0xCC, stable without decoding or a table lookup.
+      if (b >= 0xC2 && b < 0xCC && i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80) {
+        i += 2;
+        continue;
+      }
       int len;
       const char32_t cp = utf8::decode(text, i, &len);
       i += len;
