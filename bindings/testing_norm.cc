@@ -64,4 +64,5 @@ void bind_testing_norm(nb::module_& m) {
     return encode(out);
   });
   m.def("combining_class", [](uint32_t cp) { return uni::combining_class(cp); });
+  m.def("is_nfc_safe", [](uint32_t cp) { return uni::is_nfc_safe(cp); });
 }

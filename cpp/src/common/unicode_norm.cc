@@ -245,6 +245,8 @@ void normalize(NormForm form, std::u32string_view in, std::u32string* out,
   }
 }
 
+bool is_nfc_safe(char32_t cp) { return cp < 0x80 || (props(cp) & kSafeNFC); }
+
 void decompose_canonical(char32_t cp, std::u32string* out) {
   uint32_t s = cp - kSBase;
   if (s < kSCount) {

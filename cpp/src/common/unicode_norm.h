@@ -23,6 +23,10 @@ void decompose_canonical(char32_t cp, std::u32string* out);
 // Canonical_Combining_Class.
 uint8_t combining_class(char32_t cp);
 
+// Whether cp has combining class 0 and NFC_Quick_Check Yes: NFC changes
+// nothing across it, so a text made of such code points is its own NFC.
+bool is_nfc_safe(char32_t cp);
+
 // Full lowercase mapping (UnicodeData + unconditional SpecialCasing), as
 // Rust's char::to_lowercase gives it. Appends to *out.
 void to_lower(char32_t cp, std::u32string* out);
