@@ -123,6 +123,20 @@ def test_unicode_form_every_code_point(form):
                                                "e\u0301 \u1100\u1161 \u0b47\u0b3e \u1b05\u1b35 👍🏽"])
 
 
+def test_nfc_reorders_marks_with_and_without_offsets():
+    # Arabic marks out of canonical order (shadda, class 33, before fatha,
+    # 30) and a decomposed letter, inside longer text: the ids path rewrites
+    # the text alone, the offsets path keeps alignments; both as HF.
+    texts = ["\u0645\u0651\u064e\u0631\u0651\u064e " * 40 + "e\u0301t\u00e9 \u0915\u093e",
+             "plain \u0628\u0650\u0633\u0652\u0645\u0650 words \u0627\u0644\u0644\u0651\u064e\u0647\u0650"]
+    ref, ours = pair_for(normalizer={"type": "NFC"}, pre_tokenizer={"type": "WhitespaceSplit"}, texts=texts)
+    for t in texts:
+        expected = ref.encode(t)
+        assert ours.encode(t) == expected.ids
+        got = ours.encode(t, return_encoding=True)
+        assert got.ids == expected.ids and list(got.offsets) == list(expected.offsets)
+
+
 def test_nfc_shortcut_premise():
     """unicode_form.cc skips NFC for text whose code points are all "safe"
     (combining class 0, NFC_Quick_Check Yes; U+0080..U+02FF without a

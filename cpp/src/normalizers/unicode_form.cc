@@ -17,6 +17,23 @@ class UnicodeFormNormalizer : public Normalizer {
   explicit UnicodeFormNormalizer(unicode::NormForm form) : form_(form) {}
   void Normalize(Piece* p) const override {
     if (Unchanged(p->text)) return;
+    if (p->align.empty()) {
+      // No alignment to keep (the ids path): no source map to build and sort.
+      std::u32string in, out;
+      in.reserve(p->text.size());
+      for (size_t i = 0; i < p->text.size();) {
+        int len;
+        in.push_back(utf8::decode(p->text, i, &len));
+        i += len;
+      }
+      unicode::normalize(form_, in, &out, nullptr);
+      if (out == in) return;
+      std::string text;
+      text.reserve(p->text.size() + 8);
+      for (char32_t cp : out) utf8::append(text, cp);
+      p->text.swap(text);
+      return;
+    }
     DecodedText in = DecodePiece(*p);
     std::u32string out;
     std::vector<uint32_t> src;
