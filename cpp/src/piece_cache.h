@@ -9,7 +9,6 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -179,16 +178,13 @@ static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cach
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
 inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const {
-  // All ways compared, then one branch: a loop that stops at the matching
-  // way mispredicts wherever the hit lands.
-  unsigned hit = 0;
-  for (size_t w = 0; w < std::size(k.set->way); ++w) {
-    const ShortSlot& s = k.set->way[w];
-    hit |= static_cast<unsigned>((s.w0 == k.w0) & (s.w1 == k.w1) & (s.key_len == n)) << w;
+  for (const ShortSlot& s : k.set->way) {
+    if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == n) {
+      Emit(s, ids);
+      return true;
+    }
   }
-  if (hit == 0) return false;
-  Emit(k.set->way[__builtin_ctz(hit)], ids);
-  return true;
+  return false;
 }
 
 template <typename Slot>
