@@ -157,8 +157,8 @@ Status ReadBpe(ByteReader& r, bool full, const Trailer& trailer, std::unique_ptr
   if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
     // First-seen words probe these tables at random (Llama 3: 10 MB). In
     // the file's 4 KB pages most probes also missed the TLB; on 2 MB pages
-    // a cold English pass took a quarter less time, for about 0.5 ms more
-    // at load than reading them in place.
+    // a cold English pass took a quarter less time, for 0.5-1 ms more at
+    // load than reading them in place.
     tables.hot = CopyToHugePages({&payload, &raw, &raw_index, &filter});
   }
   if (has_pairs) {

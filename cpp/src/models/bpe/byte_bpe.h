@@ -56,10 +56,10 @@ class ByteBpe {
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // Merges parts[0, n) (n <= 128) in place; returns false, having merged
-  // nothing, when a rank is too large for a merge key (then MergeLarge
-  // does the word). key[i] is part i's merge key (merge_key.h), filled
-  // here: it holds RoundUp4(n) values.
+  // Merges parts[0, n) (n <= 128) in place; returns false when a rank is
+  // too large for a merge key (the parts are then of no use, and
+  // MergeLarge does the word from its bytes). key[i] is part i's merge key
+  // (merge_key.h), filled here: it holds RoundUp4(n) values.
   bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const;
   // The merge loop alone, for a pre-token of 2 bytes or more.
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;
