@@ -9,9 +9,11 @@ merged by ByteBpe's MergeQueue in linear time. Measured on 2 shared
 EPYC vCPUs: 3.6-3.9x the callgrind encode instructions for 4x the input
 (4.2x with the heap merge before), and CPU-time ratios of 4.0-4.2 for one
 char, spaces and mixed whitespace (13-17 ns a byte at 1 MB). Random letters
-are 4.5-5.0x (gpt2, llama3): the instructions are linear, but the merge
-order visits positions at random, and the 1 MB input's 12 MB symbol array
-misses the cache more than the 256 KB one's."""
+are 4.5-6.1x (gpt2, llama3; the upper end on a busier day, with builds from
+before and after the same changes alike): the instructions are linear, but
+the merge order visits positions at random, and the 1 MB input's 12 MB
+symbol array misses the cache more than the 256 KB one's. They get a wider
+bound; quadratic time would still give 16x."""
 
 import random
 import string
@@ -26,6 +28,7 @@ SMALL, LARGE = 256 * 1024, 1024 * 1024
 # Linear time gives 4x; the target allows noise and cache effects. Quadratic
 # time gives 16x, so anything above QUADRATIC_HINT always fails.
 MAX_RATIO = 6.0
+MAX_RATIO_RANDOM = 7.0  # random letters: memory-bound, see above
 QUADRATIC_HINT = 12.0
 
 FAMILIES = {
@@ -85,4 +88,4 @@ def test_linear_time(tok, kind):
     ratio = t_large / max(t_small, 2e-3)
     what = f"{kind}: {t_small * 1e3:.1f} ms for 256 KB, {t_large * 1e3:.1f} ms for 1 MB ({ratio:.1f}x)"
     assert ratio <= QUADRATIC_HINT, what
-    assert ratio <= MAX_RATIO, what
+    assert ratio <= (MAX_RATIO_RANDOM if kind == "random_letters" else MAX_RATIO), what
