@@ -9,11 +9,11 @@ merged by ByteBpe's MergeQueue in linear time. Measured on 2 shared
 EPYC vCPUs: 3.6-3.9x the callgrind encode instructions for 4x the input
 (4.2x with the heap merge before), and CPU-time ratios of 4.0-4.2 for one
 char, spaces and mixed whitespace (13-17 ns a byte at 1 MB). Random letters
-are 4.5-6.1x (gpt2, llama3; the upper end on a busier day, with builds from
+are 4.3-8.0x (gpt2, llama3, over many runs on a busy day, with builds from
 before and after the same changes alike): the instructions are linear, but
 the merge order visits positions at random, and the 1 MB input's 12 MB
-symbol array misses the cache more than the 256 KB one's. They get a wider
-bound; quadratic time would still give 16x."""
+symbol array misses the caches where the 256 KB one's mostly does not. They
+get a wider bound, still below the 16x of quadratic time."""
 
 import random
 import string
@@ -28,7 +28,7 @@ SMALL, LARGE = 256 * 1024, 1024 * 1024
 # Linear time gives 4x; the target allows noise and cache effects. Quadratic
 # time gives 16x, so anything above QUADRATIC_HINT always fails.
 MAX_RATIO = 6.0
-MAX_RATIO_RANDOM = 7.0  # random letters: memory-bound, see above
+MAX_RATIO_RANDOM = 10.0  # random letters: memory-bound, see above
 QUADRATIC_HINT = 12.0
 
 FAMILIES = {
