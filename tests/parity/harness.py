@@ -81,3 +81,21 @@ def section(data, name):
 
     tok = mtok.Tokenizer.from_bytes(data)
     return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
+
+
+def exported(parts):
+    """.mtok bytes of the corpus tokenizer file at `parts`, with and without
+    the acceleration sections (the tables a reader then builds itself)."""
+    import corpus
+    from mtok.convert import load_spec
+    from mtok.format.writer import write_mtok
+
+    spec = load_spec(str(corpus.file_path(*parts)))
+    return write_mtok(spec), write_mtok(spec, accel=False)
+
+
+def short_parity_strings(limit):
+    """The first `limit` corpus parity strings of under 3000 characters."""
+    import corpus
+
+    return [t for t in corpus.parity_strings() if len(t) < 3000][:limit]

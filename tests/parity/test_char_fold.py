@@ -8,11 +8,8 @@ import struct
 
 import pytest
 
-import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf, section
-from mtok.convert import load_spec
-from mtok.format.writer import write_mtok
+from harness import assert_same, byte_level_bpe, compare_with_hf, exported, section, short_parity_strings
 
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
@@ -27,12 +24,8 @@ def _fold_count(data):
 
 @pytest.fixture(scope="module", params=[LLAMA3, QWEN3, O200K], ids=["llama3", "qwen3", "o200k"])
 def files(request):
-    spec = load_spec(str(corpus.file_path(*request.param)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return exported(request.param)
 
-
-def _texts():
-    return [t for t in corpus.parity_strings() if len(t) < 3000][:4000]
 
 
 def test_folds_are_stored_and_reported(files):
@@ -46,7 +39,7 @@ def test_folds_are_stored_and_reported(files):
 
 def test_same_ids_with_and_without_folds(files):
     with_fold, without = files
-    texts = _texts()
+    texts = short_parity_strings(4000)
     a = mtok.Tokenizer.from_bytes(with_fold).encode_batch(texts, add_special_tokens=False)
     b = mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False)
     assert_same("char folds vs bytes", texts, b, a)

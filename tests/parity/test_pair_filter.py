@@ -8,11 +8,8 @@ import struct
 
 import pytest
 
-import corpus
 import mtok
-from harness import assert_same, section
-from mtok.convert import load_spec
-from mtok.format.writer import write_mtok
+from harness import assert_same, exported, section, short_parity_strings
 
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
@@ -21,12 +18,8 @@ CL100K = ("tiktoken", "cl100k_base.tiktoken")  # rank merges: pairs whose bytes 
 
 @pytest.fixture(scope="module", params=[LLAMA3, QWEN3, CL100K], ids=["llama3", "qwen3", "cl100k"])
 def files(request):
-    spec = load_spec(str(corpus.file_path(*request.param)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return exported(request.param)
 
-
-def _texts():
-    return [t for t in corpus.parity_strings() if len(t) < 3000][:3000]
 
 
 def test_stored_and_reported(files):
@@ -41,7 +34,7 @@ def test_stored_and_reported(files):
 
 def test_same_ids_with_and_without_the_filter(files):
     with_filter, without = files
-    texts = _texts()
+    texts = short_parity_strings(3000)
     assert_same("pair filter vs pair table alone", texts,
                 mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False),
                 mtok.Tokenizer.from_bytes(with_filter).encode_batch(texts, add_special_tokens=False))
@@ -51,7 +44,7 @@ def test_a_filter_of_ones_changes_nothing(files):
     data = bytearray(files[0])
     entry = section(data, "PFLT")
     data[entry["offset"] + 8:entry["offset"] + entry["size"]] = b"\xff" * (entry["size"] - 8)
-    texts = _texts()[:1000]
+    texts = short_parity_strings(3000)[:1000]
     assert_same("pair filter of ones", texts,
                 mtok.Tokenizer.from_bytes(files[0]).encode_batch(texts, add_special_tokens=False),
                 mtok.Tokenizer.from_bytes(bytes(data)).encode_batch(texts, add_special_tokens=False))

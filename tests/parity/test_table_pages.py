@@ -10,11 +10,8 @@ import sys
 
 import pytest
 
-import corpus
 import mtok
-from harness import assert_same
-from mtok.convert import load_spec
-from mtok.format.writer import write_mtok
+from harness import assert_same, exported, short_parity_strings
 
 HUGE = {"2 MB pages (MAP_HUGETLB)", "2 MB transparent huge pages (madvise)"}
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
@@ -22,12 +19,8 @@ LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 
 @pytest.fixture(scope="module")
 def files():
-    spec = load_spec(str(corpus.file_path(*LLAMA3)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return exported(LLAMA3)
 
-
-def _texts():
-    return [t for t in corpus.parity_strings() if len(t) < 3000][:2000]
 
 
 def test_copied_tables_give_the_same_ids(files):
@@ -36,7 +29,7 @@ def test_copied_tables_give_the_same_ids(files):
     built = mtok.Tokenizer.from_bytes(without)
     assert copied.debug_info()["bpe_table_pages"] in HUGE | {"4 KB pages"}
     assert built.debug_info()["bpe_table_pages"].startswith("built at load")
-    texts = _texts()
+    texts = short_parity_strings(2000)
     assert_same("tables on huge pages vs built", texts,
                 built.encode_batch(texts, add_special_tokens=False),
                 copied.encode_batch(texts, add_special_tokens=False))
@@ -45,7 +38,7 @@ def test_copied_tables_give_the_same_ids(files):
 def test_huge_pages_can_be_turned_off(files, tmp_path):
     path = tmp_path / "llama3.mtok"
     path.write_bytes(files[0])
-    texts = _texts()[:300]
+    texts = short_parity_strings(2000)[:300]
     script = ("import json, sys, mtok\n"
               "tok = mtok.Tokenizer.from_file(sys.argv[1])\n"
               "texts = json.load(open(sys.argv[2]))\n"

@@ -6,11 +6,8 @@ import struct
 
 import pytest
 
-import corpus
 import mtok
-from harness import assert_same, section
-from mtok.convert import load_spec
-from mtok.format.writer import write_mtok
+from harness import assert_same, exported, section, short_parity_strings
 
 XLMR = ("tokenizers", "xlm-roberta", "tokenizer.json")
 T5_SPM = ("tokenizers", "t5-small", "spiece.model")
@@ -18,12 +15,8 @@ T5_SPM = ("tokenizers", "t5-small", "spiece.model")
 
 @pytest.fixture(scope="module", params=[XLMR, T5_SPM], ids=["xlm-roberta", "t5-spiece"])
 def files(request):
-    spec = load_spec(str(corpus.file_path(*request.param)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return exported(request.param)
 
-
-def _texts():
-    return [t for t in corpus.parity_strings() if len(t) < 3000][:4000]
 
 
 def test_trie_is_mapped_from_the_file(files):
@@ -37,7 +30,7 @@ def test_trie_is_mapped_from_the_file(files):
 
 def test_built_and_mapped_tries_agree(files):
     with_trie, without = files
-    texts = _texts()
+    texts = short_parity_strings(4000)
     a = mtok.Tokenizer.from_bytes(with_trie).encode_batch(texts)
     b = mtok.Tokenizer.from_bytes(without).encode_batch(texts)
     assert_same("mapped vs built trie", texts, b, a)
@@ -47,7 +40,7 @@ def test_moves_to_huge_pages_without_changing_ids(files):
     # The move happens once a thread has encoded 64 KB (in this process,
     # maybe already): ids before and after must agree either way.
     tok = mtok.Tokenizer.from_bytes(files[0])
-    text = " ".join(_texts()[:200])
+    text = " ".join(short_parity_strings(4000)[:200])
     before = tok.encode(text)
     for _ in range(3):
         tok.encode(text * 4)  # well past the 64 KB after which the trie moves

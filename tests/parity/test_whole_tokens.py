@@ -10,7 +10,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf, section
+from harness import assert_same, byte_level_bpe, compare_with_hf, exported, section, short_parity_strings
 from mtok.convert import load_spec
 from mtok.format.writer import write_mtok
 
@@ -21,8 +21,7 @@ LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 
 @pytest.fixture(scope="module", params=[QWEN3, GPT2], ids=["qwen3", "gpt2"])
 def files(request):
-    spec = load_spec(str(corpus.file_path(*request.param)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return exported(request.param)
 
 
 def test_stored_and_reported(files):
@@ -41,7 +40,7 @@ def test_not_stored_with_ignore_merges():
 
 def test_same_ids_with_and_without_the_table(files):
     with_table, without = files
-    texts = [t for t in corpus.parity_strings() if len(t) < 3000][:4000]
+    texts = short_parity_strings(4000)
     a = mtok.Tokenizer.from_bytes(with_table).encode_batch(texts, add_special_tokens=False)
     b = mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False)
     assert_same("whole tokens vs merges", texts, b, a)
