@@ -1,103 +1,16 @@
 #include "pre_tokenizers/scanner.h"
 
-#include <atomic>
 #include <string>
 
-#include "common/unicode.h"
 #include "common/utf8.h"
+#include "pre_tokenizers/scanner_classes.h"
+#include "pre_tokenizers/unicode_match.h"
 
 namespace mtok {
 
 namespace {
 
-using unicode::Category;
-
-// Character classes the patterns use.
-enum Class : uint8_t {
-  kLetter,      // \p{L}
-  kNumber,      // \p{N}
-  kSpace,       // \s (White_Space)
-  kNotNlLN,     // [^\r\n\p{L}\p{N}]
-  kOther,       // [^\s\p{L}\p{N}]
-  kUpperish,    // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-  kLowerish,    // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-  kNewline,     // [\r\n]
-  kNewlineSlash,  // [\r\n/]
-  kLiteralSpace,  // ' '
-};
-
-bool Compute(Class k, char32_t c) {
-  switch (k) {
-    case kLetter: return unicode::is_letter(c);
-    case kNumber: return unicode::is_number(c);
-    case kSpace: return unicode::is_white_space(c);
-    case kNotNlLN: return c != '\r' && c != '\n' && !unicode::is_letter(c) && !unicode::is_number(c);
-    case kOther: return !unicode::is_white_space(c) && !unicode::is_letter(c) && !unicode::is_number(c);
-    case kUpperish: {
-      Category g = unicode::category(c);
-      return g == Category::Lu || g == Category::Lt || g == Category::Lm || g == Category::Lo ||
-             unicode::is_mark(c);
-    }
-    case kLowerish: {
-      Category g = unicode::category(c);
-      return g == Category::Ll || g == Category::Lm || g == Category::Lo || unicode::is_mark(c);
-    }
-    case kNewline: return c == '\r' || c == '\n';
-    case kNewlineSlash: return c == '\r' || c == '\n' || c == '/';
-    case kLiteralSpace: return c == ' ';
-  }
-  return false;
-}
-
-constexpr int kClasses = kLiteralSpace + 1;
-constexpr uint16_t kKnown = 1u << 15;
-
-uint16_t ComputeMask(char32_t c) {
-  uint16_t m = kKnown;
-  for (int k = 0; k < kClasses; ++k) m |= Compute(static_cast<Class>(k), c) ? (1u << k) : 0;
-  return m;
-}
-
-// Every class of a character as one bit mask. ASCII comes from a table
-// filled when the library loads; other BMP characters are filled on first
-// sight (the category lookups behind a class are binary searches), with
-// relaxed atomics: any thread may fill an entry, all compute the same.
-struct MaskTables {
-  uint16_t ascii[128];
-  std::atomic<uint16_t>* bmp = new std::atomic<uint16_t>[0x10000]();
-  MaskTables() {
-    for (char32_t c = 0; c < 128; ++c) ascii[c] = ComputeMask(c);
-  }
-};
-const MaskTables kMasks;
-
-// A character outside ASCII whose BMP entry is not filled yet.
-uint16_t MaskSlow(char32_t c) {
-  const uint16_t m = ComputeMask(c);
-  if (c < 0x10000) kMasks.bmp[c].store(m, std::memory_order_relaxed);
-  return m;
-}
-
-inline uint16_t Mask(char32_t c) {
-  if (c < 128) return kMasks.ascii[c];
-  if (c < 0x10000) {
-    const uint16_t m = kMasks.bmp[c].load(std::memory_order_relaxed);
-    if (m != 0) return m;
-  }
-  return MaskSlow(c);
-}
-
-inline bool In(Class k, char32_t c) { return (Mask(c) >> k) & 1; }
-
-// The code point at s[i] (i < size) and its length.
-inline char32_t At(std::string_view s, size_t i, int* len) {
-  unsigned char b = static_cast<unsigned char>(s[i]);
-  if (b < 0x80) {
-    *len = 1;
-    return b;
-  }
-  return utf8::decode(s, i, len);
-}
+using namespace scan;
 
 // End of the longest run of `k` from i, taking at most `max` characters
 // (0 = no limit); `count` gets the number taken.
@@ -110,30 +23,6 @@ size_t Run(std::string_view s, size_t i, Class k, size_t max, size_t* count) {
     ++n;
   }
   *count = n;
-  return i;
-}
-
-// 's 't 're 've 'm 'll 'd at i (optionally case-insensitive); end or i.
-size_t Contraction(std::string_view s, size_t i, bool fold) {
-  if (i >= s.size() || s[i] != '\'') return i;
-  auto letter = [&](size_t at, char want, size_t* next) {
-    if (at >= s.size()) return false;
-    int len;
-    char32_t c = At(s, at, &len);
-    if (fold) c = unicode::simple_fold(c);
-    *next = at + len;
-    return c == static_cast<char32_t>(want);
-  };
-  static const char* const kSuffixes[] = {"s", "t", "re", "ve", "m", "ll", "d"};
-  for (const char* suffix : kSuffixes) {
-    size_t at = i + 1, next;
-    bool ok = true;
-    for (const char* p = suffix; *p && ok; ++p) {
-      ok = letter(at, *p, &next);
-      at = next;
-    }
-    if (ok) return at;
-  }
   return i;
 }
 
@@ -276,6 +165,7 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   size_t n = 0;
   while (i < s.size() && n < cap) {
     size_t end = F != AsciiFamily::kNone ? AsciiMatch<F>(self.max_digits_, s, i) : 0;
+    if (end == 0) end = UnicodeMatch<F>(s, i);
     if (end == 0) end = self.MatchAt(s, i);
     if (end > i) {
       out[n++] = {i, end};

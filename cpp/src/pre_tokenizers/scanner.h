@@ -2,8 +2,11 @@
 // tokenizers (GPT-2/r50k, cl100k/Llama-3, Qwen2/3, o200k), recognised by
 // their exact pattern text. Each pattern is an ordered list of alternatives
 // (leftmost-first, as in the regex), each alternative a small loop over
-// Unicode categories. They give exactly the regex engine's matches (a test
-// compares them on the corpus and random text) at a fraction of the cost.
+// Unicode categories. Most pre-tokens never reach that list: each family's
+// shortcuts decide them first, from bytes (ascii_match.h), else one code
+// point at a time (unicode_match.h). They give exactly the regex engine's
+// matches (a test compares them on the corpus and random text) at a
+// fraction of the cost.
 #pragma once
 #include <memory>
 #include <string_view>

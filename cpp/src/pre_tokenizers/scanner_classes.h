@@ -1,0 +1,96 @@
+// The character classes of the Scanner's split patterns, for one code
+// point at a time: a bit mask per character, from a table.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "common/utf8.h"
+
+namespace mtok::scan {
+
+// Character classes the patterns use (bit k of a mask).
+enum Class : uint8_t {
+  kLetter,        // \p{L}
+  kNumber,        // \p{N}
+  kSpace,         // \s (White_Space)
+  kNotNlLN,       // [^\r\n\p{L}\p{N}]
+  kOther,         // [^\s\p{L}\p{N}]
+  kUpperish,      // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+  kLowerish,      // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+  kNewline,       // [\r\n]
+  kNewlineSlash,  // [\r\n/]
+  kLiteralSpace,  // ' '
+};
+
+// Every class of a character as one bit mask. ASCII comes from a table
+// filled when the library loads; other BMP characters are filled on first
+// sight (the category lookups behind a class are binary searches), with
+// relaxed atomics: any thread may fill an entry, all compute the same.
+struct MaskTables {
+  MaskTables();
+  uint16_t ascii[128];
+  std::atomic<uint16_t>* bmp;  // 0x10000 entries, 0 until filled
+};
+extern const MaskTables kMasks;
+
+// The mask of a character outside ASCII whose BMP entry is not filled yet.
+uint16_t MaskSlow(char32_t c);
+
+inline uint16_t Mask(char32_t c) {
+  if (c < 128) return kMasks.ascii[c];
+  if (c < 0x10000) {
+    const uint16_t m = kMasks.bmp[c].load(std::memory_order_relaxed);
+    if (m != 0) return m;
+  }
+  return MaskSlow(c);
+}
+
+inline bool Has(uint16_t mask, Class k) { return (mask >> k) & 1; }
+inline bool In(Class k, char32_t c) { return Has(Mask(c), k); }
+
+// The code point at s[i] (i < size) and its length.
+inline char32_t At(std::string_view s, size_t i, int* len) {
+  unsigned char b = static_cast<unsigned char>(s[i]);
+  if (b < 0x80) {
+    *len = 1;
+    return b;
+  }
+  return utf8::decode(s, i, len);
+}
+
+// A code point with its length and class mask.
+struct Cp {
+  char32_t c;
+  int len;
+  uint16_t mask;
+};
+inline Cp CpAt(std::string_view s, size_t i) {
+  Cp p;
+  p.c = At(s, i, &p.len);
+  p.mask = Mask(p.c);
+  return p;
+}
+
+// End of the run of class k from i (i itself when s[i] is not in k).
+inline size_t RunOf(std::string_view s, size_t i, Class k) {
+  while (i < s.size()) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if (!Has(kMasks.ascii[b], k)) break;
+      ++i;
+      continue;
+    }
+    int len;
+    if (!In(k, utf8::decode(s, i, &len))) break;
+    i += len;
+  }
+  return i;
+}
+
+// 's 't 're 've 'm 'll 'd at i (optionally case-insensitive, with Unicode
+// simple folding); its end, or i.
+size_t Contraction(std::string_view s, size_t i, bool fold);
+
+}  // namespace mtok::scan
