@@ -1,5 +1,7 @@
 #include "byte_level_route.h"
 
+#include <algorithm>
+
 #include "common/regex.h"
 #include "models/bpe/byte_bpe.h"
 #include "piece_cache.h"
@@ -45,12 +47,27 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   auto merge = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); };
   size_t prev = 0;  // end of the last match
   auto encode_matches = [&](const Scanner::Span* matches, size_t count) {
-    for (size_t k = 0; k < count; ++k) cache.Prefetch(s.substr(matches[k].first, matches[k].second - matches[k].first), s);
-    for (size_t k = 0; k < count; ++k) {
-      const auto [b, e] = matches[k];
-      if (!matches_only_ && prev < b) CachedIds(cache, s.substr(prev, b - prev), s, ids, merge);
-      if (e > b) CachedIds(cache, std::string_view(s.data() + b, e - b), s, ids, merge);
-      prev = e;
+    // A batch at a time: the keys of its short pieces are made and their
+    // sets prefetched, then looked up.
+    constexpr size_t kBatch = 64;
+    PieceCache::ShortKey keys[kBatch];
+    for (size_t base = 0; base < count; base += kBatch) {
+      const Scanner::Span* batch = matches + base;
+      const size_t m = std::min(kBatch, count - base);
+      for (size_t k = 0; k < m; ++k) {
+        const std::string_view piece(s.data() + batch[k].first, batch[k].second - batch[k].first);
+        if (!PieceCache::IsShort(piece)) continue;
+        keys[k] = PieceCache::MakeShort(piece, s);
+        cache.Prefetch(keys[k]);
+      }
+      for (size_t k = 0; k < m; ++k) {
+        const auto [b, e] = batch[k];
+        if (!matches_only_ && prev < b) CachedIds(cache, s.substr(prev, b - prev), s, ids, merge);
+        const std::string_view piece(s.data() + b, e - b);
+        if (PieceCache::IsShort(piece)) CachedShortIds(cache, keys[k], piece, ids, merge);
+        else if (e > b) CachedIds(cache, piece, s, ids, merge);
+        prev = e;
+      }
     }
   };
   if (scanner_) {

@@ -9,31 +9,86 @@ namespace mtok {
 // Zero-filled slots are empty (key_len 0). The id arena is reserved whole
 // (untouched pages cost nothing), so a warm cache never reallocates.
 PieceCache::PieceCache() {
-  const size_t short_bytes = kShortSets * sizeof(ShortSet), long_bytes = kLongSlots * sizeof(LongSlot);
-  if (!mem_.Allocate(short_bytes + long_bytes + kHugeSlots * sizeof(HugeSlot)))
-    throw std::bad_alloc();
-  short_ = reinterpret_cast<ShortSet*>(mem_.data());
-  long_ = reinterpret_cast<LongSlot*>(mem_.data() + short_bytes);
-  huge_ = reinterpret_cast<HugeSlot*>(mem_.data() + short_bytes + long_bytes);
+  if (!Allocate(kSmallShortBits, kSmallLongBits, kSmallHugeBits)) throw std::bad_alloc();
   arena_.reserve(kArenaIds);
   huge_bytes_.reserve(kHugeBytes);
 }
 
+bool PieceCache::Allocate(size_t short_bits, size_t long_bits, size_t huge_bits) {
+  const size_t short_sets = size_t{1} << (short_bits - kWayBits), long_slots = size_t{1} << long_bits;
+  const size_t huge_slots = size_t{1} << huge_bits;
+  const size_t short_bytes = short_sets * sizeof(ShortSet), long_bytes = long_slots * sizeof(LongSlot);
+  auto mem = std::make_unique<HugePageRegion>();
+  if (!mem->Allocate(short_bytes + long_bytes + huge_slots * sizeof(HugeSlot))) return false;
+  mem_ = std::move(mem);
+  short_ = reinterpret_cast<ShortSet*>(mem_->data());
+  long_ = reinterpret_cast<LongSlot*>(mem_->data() + short_bytes);
+  huge_ = reinterpret_cast<HugeSlot*>(mem_->data() + short_bytes + long_bytes);
+  short_sets_ = short_sets;
+  long_slots_ = long_slots;
+  huge_slots_ = huge_slots;
+  short_shift_ = static_cast<uint64_t>(64 - short_bits + kWayBits);
+  long_shift_ = static_cast<uint64_t>(64 - long_bits);
+  huge_shift_ = static_cast<uint64_t>(64 - huge_bits);
+  return true;
+}
+
+namespace {
+
+// The hash of a long key from its words (zero past its end) and length.
+uint64_t LongHash(const uint64_t (&w)[PieceCache::kMaxKey / 8], size_t n) {
+  uint64_t h = n;
+  for (uint64_t word : w) h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+void PieceCache::Grow() {
+  std::unique_ptr<HugePageRegion> old = std::move(mem_);
+  const ShortSet* old_short = short_;
+  const LongSlot* old_long = long_;
+  const HugeSlot* old_huge = huge_;
+  const size_t old_sets = short_sets_, old_long_slots = long_slots_, old_huge_slots = huge_slots_;
+  if (!Allocate(kShortBits, kLongBits, kHugeBits)) {
+    mem_ = std::move(old);  // no memory: stay small
+    return;
+  }
+  // Every slot keeps its key and ids (arena offsets stay valid). Oldest
+  // way first: each move goes to the front of its new set, so a set's
+  // order stays newest first.
+  for (size_t i = 0; i < old_sets; ++i) {
+    for (size_t w = size_t{1} << kWayBits; w-- > 0;) {
+      const ShortSlot& from = old_short[i].way[w];
+      if (from.key_len == 0) continue;
+      ShortSet& set = short_[ShortHash(from.w0, from.w1, from.key_len) >> short_shift_];
+      std::memmove(&set.way[1], &set.way[0], sizeof(set.way) - sizeof(ShortSlot));
+      set.way[0] = from;
+    }
+  }
+  for (size_t i = 0; i < old_long_slots; ++i) {
+    if (old_long[i].key_len != 0) long_[LongHash(old_long[i].w, old_long[i].key_len) >> long_shift_] = old_long[i];
+  }
+  for (size_t i = 0; i < old_huge_slots; ++i) {
+    if (old_huge[i].key_len != 0) huge_[old_huge[i].hash >> huge_shift_] = old_huge[i];
+  }
+}
+
 void PieceCache::Clear() {
-  std::memset(static_cast<void*>(short_), 0, kShortSets * sizeof(ShortSet));
-  std::memset(static_cast<void*>(long_), 0, kLongSlots * sizeof(LongSlot));
+  std::memset(static_cast<void*>(short_), 0, short_sets_ * sizeof(ShortSet));
+  std::memset(static_cast<void*>(long_), 0, long_slots_ * sizeof(LongSlot));
   arena_.clear();
   ClearHuge();
 }
 
 void PieceCache::ClearHuge() {
-  std::memset(static_cast<void*>(huge_), 0, kHugeSlots * sizeof(HugeSlot));
+  std::memset(static_cast<void*>(huge_), 0, huge_slots_ * sizeof(HugeSlot));
   huge_bytes_.clear();
 }
 
 bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const {
   const uint64_t h = HashBytes(piece.data(), piece.size());
-  HugeSlot& s = huge_[h >> (64 - kHugeBits)];
+  HugeSlot& s = huge_[h >> huge_shift_];
   *slot = &s;
   if (s.hash != h || s.key_len != piece.size() ||
       std::memcmp(huge_bytes_.data() + s.key_off, piece.data(), piece.size()) != 0)
@@ -53,6 +108,7 @@ void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* id
   s->hash = HashBytes(piece.data(), piece.size());
   s->key_off = static_cast<uint32_t>(huge_bytes_.size());
   huge_bytes_.insert(huge_bytes_.end(), piece.begin(), piece.end());
+  Counted();
 }
 
 namespace {
@@ -61,12 +117,8 @@ namespace {
 // and its hash.
 uint64_t LongKey(std::string_view piece, uint64_t (&w)[PieceCache::kMaxKey / 8]) {
   const size_t n = piece.size(), words = (n + 7) / 8;
-  uint64_t h = n;
-  for (size_t k = 0; k < PieceCache::kMaxKey / 8; ++k) {
-    w[k] = k < words ? piece_key::Word(piece.data(), n, k) : 0;
-    h = (h ^ w[k]) * 0x9E3779B97F4A7C15ULL;
-  }
-  return h ^ (h >> 29);
+  for (size_t k = 0; k < PieceCache::kMaxKey / 8; ++k) w[k] = k < words ? piece_key::Word(piece.data(), n, k) : 0;
+  return LongHash(w, n);
 }
 
 }  // namespace
@@ -74,7 +126,7 @@ uint64_t LongKey(std::string_view piece, uint64_t (&w)[PieceCache::kMaxKey / 8])
 bool PieceCache::AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids) {
   uint64_t w[kMaxKey / 8];
   const uint64_t h = LongKey(piece, w);
-  LongSlot& s = long_[h >> (64 - kLongBits)];
+  LongSlot& s = long_[h >> long_shift_];
   *slot = &s;
   if (s.key_len != piece.size() || std::memcmp(s.w, w, sizeof(w)) != 0) return false;
   Emit(s, ids);
@@ -87,6 +139,7 @@ void PieceCache::PutLong(LongSlot* s, std::string_view piece, const uint32_t* id
   LongKey(piece, w);
   if (!Store(s, piece.size(), ids, count)) return;
   std::memcpy(s->w, w, sizeof(w));
+  Counted();
 }
 
 }  // namespace mtok

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -63,13 +64,14 @@ class PieceCache {
   struct ShortSet;
   struct LongSlot;
 
-  // A key of 1..kMaxShort bytes and its set of slots. `readable` holds
-  // `piece` and may be read around it.
+  // A key of 1..kMaxShort bytes and its hash. `readable` holds `piece`
+  // and may be read around it. The hash, not the set, is kept: the tables
+  // may grow between making a key and using it.
   struct ShortKey {
-    uint64_t w0, w1;
-    ShortSet* set;
+    uint64_t w0, w1, hash;
   };
-  ShortKey MakeShort(std::string_view piece, std::string_view readable) {
+  static bool IsShort(std::string_view piece) { return piece.size() - 1 < kMaxShort; }  // n = 0 wraps
+  static ShortKey MakeShort(std::string_view piece, std::string_view readable) {
     const char* p = piece.data();
     const size_t n = piece.size();
     ShortKey k;
@@ -80,20 +82,16 @@ class PieceCache {
       k.w0 = piece_key::LoadPartial(p, n, readable.data(), readable.data() + readable.size());
       k.w1 = 0;
     }
-    // The high bits of a product depend on every bit of the word.
-    const uint64_t h = k.w0 * 0x9E3779B97F4A7C15ULL ^ (k.w1 + n) * 0xC2B2AE3D27D4EB4FULL;
-    k.set = &short_[h >> (64 - kShortBits + kWayBits)];
+    k.hash = ShortHash(k.w0, k.w1, n);
     return k;
   }
-  // Starts loading the slot of a short piece, so that a batch of lookups
+  // Starts loading the set of a short key, so that a batch of lookups
   // waits for memory once rather than once per piece. Always inline: GCC
   // takes a function holding only a prefetch for pure and drops its calls.
-  [[gnu::always_inline]] void Prefetch(std::string_view piece, std::string_view readable) {
-    if (piece.size() - 1 < kMaxShort) {
-      const ShortSet* set = MakeShort(piece, readable).set;
-      __builtin_prefetch(set);
-      __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
-    }
+  [[gnu::always_inline]] void Prefetch(const ShortKey& k) const {
+    const ShortSet* set = SetOf(k);
+    __builtin_prefetch(set);
+    __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
   }
   // Appends the cached ids of the n-byte key k and returns true, or
   // returns false; Put then caches its ids.
@@ -112,11 +110,16 @@ class PieceCache {
   // This thread's cache for `owner` (a NewOwnerSerial() of the route).
   static PieceCache& ForThread(uint64_t owner) { return ForOwner<PieceCache>(owner); }
 
-  // Sizes (log2 of the slot counts), for tests that fill the cache past them.
-  static constexpr size_t kShortBits = 16, kLongBits = 15;
+  // Sizes (log2 of the slot counts), for tests that fill the cache past
+  // them. The tables start small, in one 2 MB page, and grow to these
+  // sizes once kGrowAfter pre-tokens were cached: a fresh cache costs the
+  // kernel one page to clear instead of three, which a short text (or the
+  // first texts a process encodes) would wait for.
+  static constexpr size_t kShortBits = 16, kLongBits = 15, kHugeBits = 14;
+  static constexpr size_t kSmallShortBits = 15, kSmallLongBits = 13, kSmallHugeBits = 12;
+  static constexpr size_t kGrowAfter = size_t{1} << 14;
   static constexpr size_t kWayBits = 2;
-  static constexpr size_t kShortSets = size_t{1} << (kShortBits - kWayBits), kLongSlots = size_t{1} << kLongBits;
-  static constexpr size_t kHugeBits = 14, kHugeSlots = size_t{1} << kHugeBits, kHugeBytes = size_t{1} << 22;
+  static constexpr size_t kHugeBytes = size_t{1} << 22;
   static constexpr size_t kArenaIds = 1 << 19;
 
   // Half a cache line: the key words and a single id live in the slot, so
@@ -151,6 +154,20 @@ class PieceCache {
   };
 
  private:
+  // The high bits of a product depend on every bit of the word.
+  static uint64_t ShortHash(uint64_t w0, uint64_t w1, size_t n) {
+    return w0 * 0x9E3779B97F4A7C15ULL ^ (w1 + n) * 0xC2B2AE3D27D4EB4FULL;
+  }
+  ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> short_shift_]; }
+  // Points the tables at a new zeroed region of the given sizes (log2 of
+  // the slot counts); false, with nothing changed, when there is no memory.
+  bool Allocate(size_t short_bits, size_t long_bits, size_t huge_bits);
+  // Moves every cached pre-token into tables of the full sizes.
+  void Grow();
+  // Counts a cached pre-token; the tables grow at the kGrowAfter-th.
+  void Counted() {
+    if (++cached_ == kGrowAfter) Grow();
+  }
   // Appends the ids a filled slot holds.
   template <typename Slot>
   void Emit(const Slot& s, std::vector<uint32_t>* ids) const {
@@ -163,13 +180,15 @@ class PieceCache {
   void Clear();
   void ClearHuge();
 
-  // Both tables live in one zero-filled mapping on 2 MB pages where the
-  // kernel allows (one TLB entry for a lookup that lands anywhere); its
-  // pages are only committed as slots are first written.
-  HugePageRegion mem_;
-  ShortSet* short_ = nullptr;  // kShortSets
-  LongSlot* long_ = nullptr;   // kLongSlots
-  HugeSlot* huge_ = nullptr;   // kHugeSlots
+  // The tables live in one zero-filled mapping on 2 MB pages where the
+  // kernel allows (one TLB entry for a lookup that lands anywhere).
+  std::unique_ptr<HugePageRegion> mem_;
+  ShortSet* short_ = nullptr;  // short_sets_
+  LongSlot* long_ = nullptr;   // long_slots_
+  HugeSlot* huge_ = nullptr;   // huge_slots_
+  size_t short_sets_ = 0, long_slots_ = 0, huge_slots_ = 0;
+  uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the slot (set)
+  size_t cached_ = 0;  // pre-tokens cached so far (counted up to kGrowAfter)
   std::vector<char> huge_bytes_;  // keys of the huge slots
   std::vector<uint32_t> arena_;  // id lists longer than one
 };
@@ -178,7 +197,7 @@ static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cach
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
 inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const {
-  for (const ShortSlot& s : k.set->way) {
+  for (const ShortSlot& s : SetOf(k)->way) {
     if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == n) {
       Emit(s, ids);
       return true;
@@ -205,12 +224,13 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
 }
 
 inline void PieceCache::Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count) {
-  ShortSlot* s = &k.set->way[0];
-  std::memmove(s + 1, s, sizeof(k.set->way) - sizeof(ShortSlot));
+  ShortSlot* s = &SetOf(k)->way[0];
+  std::memmove(s + 1, s, sizeof(ShortSet) - sizeof(ShortSlot));
   s->key_len = 0;  // empty until filled
   if (!Store(s, n, ids, count)) return;
   s->w0 = k.w0;
   s->w1 = k.w1;
+  Counted();
 }
 
 // Encodes a piece the cache did not hold and caches its ids.
@@ -228,17 +248,24 @@ template <typename Key, typename Encode>
   }
 }
 
-// Appends the ids of `piece`, from the cache or from encode(piece, ids)
-// (then cached). `readable` holds `piece`: short keys may be loaded with
-// reads anywhere inside it. Inlined into the callers' loops: a hit is a
-// few instructions.
+// Appends the ids of a short piece and its key k, from the cache or from
+// encode(piece, ids) (then cached). Inlined into the callers' loops: a hit
+// is a few instructions.
+template <typename Encode>
+[[gnu::always_inline]] inline void CachedShortIds(PieceCache& cache, const PieceCache::ShortKey& k,
+                                                  std::string_view piece, std::vector<uint32_t>* ids,
+                                                  Encode& encode) {
+  if (!cache.Append(k, piece.size(), ids)) EncodeAndCache(cache, k, piece, ids, encode);
+}
+
+// The same for a piece of any length. `readable` holds `piece`: short keys
+// may be loaded with reads anywhere inside it.
 template <typename Encode>
 [[gnu::always_inline]] inline void CachedIds(PieceCache& cache, std::string_view piece, std::string_view readable,
                                              std::vector<uint32_t>* ids, Encode encode) {
   const size_t n = piece.size();
-  if (n - 1 < PieceCache::kMaxShort) {  // 1..16 bytes (n = 0 wraps around)
-    const PieceCache::ShortKey k = cache.MakeShort(piece, readable);
-    if (!cache.Append(k, n, ids)) EncodeAndCache(cache, k, piece, ids, encode);
+  if (PieceCache::IsShort(piece)) {
+    CachedShortIds(cache, PieceCache::MakeShort(piece, readable), piece, ids, encode);
     return;
   }
   if (n == 0 || n > PieceCache::kMaxHuge) {

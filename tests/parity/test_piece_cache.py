@@ -21,8 +21,11 @@ from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
 
 # PieceCache sizes (piece_cache.h): 2^16 short slots (four per set), ids of
 # multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
-# when full; keys over 48 bytes in a 4 MB byte arena.
+# when full; keys over 48 bytes in a 4 MB byte arena. The slot tables start
+# at half the short slots (and less for longer keys) and grow once 2^14
+# pre-tokens were cached.
 SHORT_SLOTS = 1 << 16
+GROW_AFTER = 1 << 14
 ARENA_IDS = 1 << 19
 HUGE_BYTES = 4 << 20
 
@@ -165,3 +168,20 @@ def test_huge_byte_arena_reset(o200k):
         assert_same("o200k huge flood", [chunk], [ref(chunk)], [ours(chunk)], limit=1)
         assert_same("o200k huge probe", [probe], [expected_probe], [ours(probe)], limit=1)
     assert total > HUGE_BYTES, "the flood must overflow the byte arena"
+
+
+def test_growth_keeps_cached_pieces():
+    """A fresh tokenizer's cache grows once GROW_AFTER pre-tokens were
+    cached, moving every cached key (short, long and over 48 bytes) with
+    its ids into the larger tables: pre-tokens cached before, in the
+    middle of and after the growth give the reference's ids, as misses and
+    as hits."""
+    ref, ours = corpus.hf_pair("llama3")
+    encode = lambda t: ours.encode(t, add_special_tokens=False)
+    expected = lambda t: ref.encode(t, add_special_tokens=False).ids
+    rng = random.Random(13)
+    probe = " ".join(word(rng, n, alphabet) for n in (3, 9, 17, 30, 47, 60, 200)
+                     for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
+    flood = "".join(random_words(17, GROW_AFTER + 2000))
+    texts = [probe, flood, probe, flood]
+    assert_same("llama3 cache growth", texts, [expected(t) for t in texts], [encode(t) for t in texts], limit=1)
