@@ -11,6 +11,7 @@ from .unstable import encode_with_unstable, last_piece_length
 
 # Native added-token modes: match none of them, or only the allowed ids.
 _ORDINARY, _ALLOWED = 1, 2
+_NO_IDS = ()  # the allowed ids of the modes that take none
 
 
 class Encoding:
@@ -65,7 +66,13 @@ class Encoding:
     # --- encoding -----------------------------------------------------
     def encode_ordinary(self, text: str) -> list:
         """Encodes text, treating special-token text as ordinary text."""
-        return self._native_encode(text, _ORDINARY, [])
+        # _native_encode inlined: on short texts a Python frame is a
+        # noticeable part of the call.
+        native = self._tokenizer._native
+        try:
+            return native.encode(text, False, _ORDINARY, _NO_IDS)
+        except UnicodeEncodeError:
+            return native.encode(clean_surrogates(text), False, _ORDINARY, _NO_IDS)
 
     def encode(self, text: str, *, allowed_special=frozenset(), disallowed_special="all") -> list:
         """Encodes text. Special-token text raises ValueError unless it is in
@@ -82,7 +89,7 @@ class Encoding:
 
     def encode_ordinary_batch(self, text, *, num_threads: int = 8) -> list:
         """encode_ordinary() over a list, on native threads."""
-        return self._native_batch(list(text), _ORDINARY, [], num_threads)
+        return self._native_batch(list(text), _ORDINARY, _NO_IDS, num_threads)
 
     def encode_batch(self, text, *, num_threads: int = 8, allowed_special=frozenset(),
                      disallowed_special="all") -> list:
