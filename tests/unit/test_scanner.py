@@ -74,34 +74,26 @@ def test_unknown_pattern_has_no_scanner():
     assert T.scanner_find_all(r"\w+", False, "abc") is None
 
 
-# The ASCII shortcuts (ascii_match.h) decide most pre-tokens of ASCII
-# text; this alphabet reaches each of their branches and the non-ASCII
-# bytes that must send them back to the full scanner.
-ASCII_HEAVY = list("aAzZ09'sStTlLrReEvVmMdD \t\r\n\x0b\x1c/.,;!$-_") + ["\u00e9", "\u017f", "\u00c9", "\u0663", "\u2014"]
+# Alphabets that reach the shortcuts' branches and the cases they leave to
+# the full scanner. ASCII: the ASCII shortcuts (ascii_match.h), which
+# decide most pre-tokens of ASCII text, and the non-ASCII bytes that must
+# send them back. Scripts: the code-point shortcuts (unicode_match.h), for
+# words and punctuation runs of any script (cased and caseless letters, Lt
+# and Lm, combining marks before and inside words, non-ASCII digits,
+# punctuation and spaces, apostrophes and ſ).
+SHORTCUT_ALPHABETS = {
+    "ascii": list("aAzZ09'sStTlLrReEvVmMdD \t\r\n\x0b\x1c/.,;!$-_") + ["\u00e9", "\u017f", "\u00c9", "\u0663", "\u2014"],
+    "scripts": list("aA' .,\n\t1") + list("привет ПРИВЕТ Ёё người Việt ΣσςΩ 日本語。，、「」 ǅʰ ١٢ Ⅻ ’—«»“”") + [
+        "\u0301", "\u0303", "\u00a0", "\u3000", "\u017f", "\u0640", "\U0001d400", "\U0001f44d"],
+}
 
 
+@pytest.mark.parametrize("alphabet", sorted(SHORTCUT_ALPHABETS))
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 @settings(max_examples=1500, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(ASCII_HEAVY), max_size=30))
-def test_random_ascii_heavy(name, text):
-    pattern, rust = PATTERNS[name]
-    dialect = "rust" if rust else "oniguruma"
-    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)
-
-
-# The code-point shortcuts (unicode_match.h) decide words and punctuation
-# runs of any script; this alphabet reaches their branches (cased and
-# caseless letters, Lt and Lm, combining marks before and inside words,
-# non-ASCII digits, punctuation and spaces, apostrophes and ſ) and the
-# cases they leave to the full scanner.
-SCRIPTS = list("aA' .,\n\t1") + list("привет ПРИВЕТ Ёё người Việt ΣσςΩ 日本語。，、「」 ǅʰ ١٢ Ⅻ ’—«»“”") + [
-    "\u0301", "\u0303", "\u00a0", "\u3000", "\u017f", "\u0640", "\U0001d400", "\U0001f44d"]
-
-
-@pytest.mark.parametrize("name", sorted(PATTERNS))
-@settings(max_examples=1500, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(SCRIPTS), max_size=30))
-def test_random_scripts(name, text):
+@given(data=st.data())
+def test_random_shortcuts(name, alphabet, data):
+    text = data.draw(st.text(alphabet=st.sampled_from(SHORTCUT_ALPHABETS[alphabet]), max_size=30))
     pattern, rust = PATTERNS[name]
     dialect = "rust" if rust else "oniguruma"
     assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)
