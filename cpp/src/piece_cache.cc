@@ -3,13 +3,20 @@
 #include <new>
 
 #include "common/flat_hash.h"
+#include "common/thread_pool.h"
 
 namespace mtok {
 
 // Zero-filled slots are empty (key_len 0). The id arena is reserved whole
 // (untouched pages cost nothing), so a warm cache never reallocates.
 PieceCache::PieceCache() {
-  if (!Allocate(kSmallShortBits, kSmallLongBits, kSmallHugeBits)) throw std::bad_alloc();
+  // The pool's workers only run batches: their tables start full size, so
+  // they never grow (and move every entry) in the middle of one.
+  if (ThreadPool::OnWorkerThread() && Allocate(kShortBits, kLongBits, kHugeBits)) {
+    cached_ = kGrowAfter;  // counts on past it: no growth
+  } else if (!Allocate(kSmallShortBits, kSmallLongBits, kSmallHugeBits)) {
+    throw std::bad_alloc();
+  }
   arena_.reserve(kArenaIds);
   huge_bytes_.reserve(kHugeBytes);
 }

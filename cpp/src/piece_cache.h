@@ -114,7 +114,8 @@ class PieceCache {
   // them. The tables start small, in one 2 MB page, and grow to these
   // sizes once kGrowAfter pre-tokens were cached: a fresh cache costs the
   // kernel one page to clear instead of three, which a short text (or the
-  // first texts a process encodes) would wait for.
+  // first texts a process encodes) would wait for. The thread pool's
+  // workers start at these sizes.
   static constexpr size_t kShortBits = 16, kLongBits = 15, kHugeBits = 14;
   static constexpr size_t kSmallShortBits = 15, kSmallLongBits = 13, kSmallHugeBits = 12;
   static constexpr size_t kGrowAfter = size_t{1} << 14;
