@@ -41,6 +41,17 @@ inline uint64_t LoadPartial(const char* p, size_t n, const char* lo, const char*
   return w;
 }
 
+// kLowBytes[m]: the low m bytes of a word (m <= 8).
+inline constexpr uint64_t kLowBytes[9] = {0,
+                                          0xFF,
+                                          0xFFFF,
+                                          0xFFFFFF,
+                                          0xFFFFFFFF,
+                                          0xFFFFFFFFFF,
+                                          0xFFFFFFFFFFFF,
+                                          0xFFFFFFFFFFFFFF,
+                                          ~uint64_t{0}};
+
 // Word k of a key of n >= 8 bytes (k < ceil(n / 8)): the last, partial word
 // is loaded from the key's last 8 bytes and shifted down, so nothing past
 // the key is read.
@@ -75,7 +86,12 @@ class PieceCache {
     const char* p = piece.data();
     const size_t n = piece.size();
     ShortKey k;
-    if (n >= 8) {
+    if (readable.data() + readable.size() - p >= 16) {
+      // The usual case, without a branch on the length (which is random
+      // in text): both words loaded whole, then masked to the key.
+      k.w0 = piece_key::Load8(p) & piece_key::kLowBytes[n < 8 ? n : 8];
+      k.w1 = piece_key::Load8(p + 8) & piece_key::kLowBytes[n > 8 ? n - 8 : 0];
+    } else if (n >= 8) {
       k.w0 = piece_key::Load8(p);
       k.w1 = n > 8 ? piece_key::Load8(p + n - 8) >> (8 * (16 - n)) : 0;
     } else {
