@@ -27,7 +27,6 @@ def files(request):
     return exported(request.param)
 
 
-
 def test_folds_are_stored_and_reported(files):
     with_fold, without = files
     count = _fold_count(with_fold)

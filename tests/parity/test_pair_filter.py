@@ -21,7 +21,6 @@ def files(request):
     return exported(request.param)
 
 
-
 def test_stored_and_reported(files):
     with_filter, without = files
     entry = section(with_filter, "PFLT")
@@ -44,7 +43,7 @@ def test_a_filter_of_ones_changes_nothing(files):
     data = bytearray(files[0])
     entry = section(data, "PFLT")
     data[entry["offset"] + 8:entry["offset"] + entry["size"]] = b"\xff" * (entry["size"] - 8)
-    texts = short_parity_strings(3000)[:1000]
+    texts = short_parity_strings(1000)
     assert_same("pair filter of ones", texts,
                 mtok.Tokenizer.from_bytes(files[0]).encode_batch(texts, add_special_tokens=False),
                 mtok.Tokenizer.from_bytes(bytes(data)).encode_batch(texts, add_special_tokens=False))

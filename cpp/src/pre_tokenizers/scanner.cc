@@ -13,16 +13,14 @@ namespace {
 using namespace scan;
 
 // End of the longest run of `k` from i, taking at most `max` characters
-// (0 = no limit); `count` gets the number taken.
-size_t Run(std::string_view s, size_t i, Class k, size_t max, size_t* count) {
-  size_t n = 0;
-  while (i < s.size() && (max == 0 || n < max)) {
+// (0 = no limit: RunOf).
+size_t Run(std::string_view s, size_t i, Class k, size_t max) {
+  if (max == 0) return RunOf(s, i, k);
+  for (size_t n = 0; i < s.size() && n < max; ++n) {
     int len;
     if (!In(k, At(s, i, &len))) break;
     i += len;
-    ++n;
   }
-  *count = n;
   return i;
 }
 
@@ -51,7 +49,6 @@ struct Scanner::Alt {
 };
 
 size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
-  size_t n;
   int len;
   switch (kind) {
     case kContraction:
@@ -64,9 +61,9 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
           if (!In(prefix, At(s, i, &len))) continue;
           at += len;
         }
-        size_t end = Run(s, at, run, max, &n);
-        if (n == 0) continue;
-        if (has_trailing) end = Run(s, end, trailing, 0, &n);
+        size_t end = Run(s, at, run, max);
+        if (end == at) continue;
+        if (has_trailing) end = RunOf(s, end, trailing);
         return end;
       }
       return i;
@@ -86,13 +83,12 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
       return found ? last_nl + 1 : i;
     }
     case kSpaceToEnd: {
-      size_t end = Run(s, i, kSpace, 0, &n);
-      return n > 0 && end == s.size() ? end : i;
+      size_t end = RunOf(s, i, kSpace);
+      return end > i && end == s.size() ? end : i;
     }
     case kSpaceNotBeforeNonSpace: {
       // \s+ then give back the last space when a non-space follows.
-      size_t last = i, end = i;
-      n = 0;
+      size_t last = i, end = i, n = 0;
       while (end < s.size()) {
         char32_t c = At(s, end, &len);
         if (!In(kSpace, c)) break;
@@ -105,8 +101,7 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
       return n >= 2 ? last : i;
     }
     case kSpaceRun: {
-      size_t end = Run(s, i, kSpace, max, &n);
-      return n > 0 ? end : i;
+      return Run(s, i, kSpace, max);
     }
     case kCasedWord: {
       for (int with = 1; with >= 0; --with) {
@@ -118,9 +113,9 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
         size_t end;
         if (plus_upper) {
           // U+ W*: no backtracking can help, W* and the suffix never fail.
-          end = Run(s, start, kUpperish, 0, &n);
-          if (n == 0) continue;
-          end = Run(s, end, kLowerish, 0, &n);
+          end = RunOf(s, start, kUpperish);
+          if (end == start) continue;
+          end = RunOf(s, end, kLowerish);
         } else {
           // U* W+: U* gives back characters from its end until W+ can
           // start: at the end of the U run if a W follows it, else at the
@@ -137,7 +132,7 @@ size_t Scanner::Alt::Match(std::string_view s, size_t i) const {
             if (last_w == s.size()) continue;
             w_start = last_w;
           }
-          end = Run(s, w_start, kLowerish, 0, &n);
+          end = RunOf(s, w_start, kLowerish);
         }
         size_t c_end = Contraction(s, end, true);
         return c_end;
