@@ -9,32 +9,30 @@ namespace mtok {
 
 // Zero-filled slots are empty (key_len 0). The id arena is reserved whole
 // (untouched pages cost nothing), so a warm cache never reallocates.
-PieceCache::PieceCache() {
+PieceCache::PieceCache() : short_mem_(std::make_unique<HugePageRegion>()) {
+  if (!short_mem_->Allocate(kShortSets * sizeof(ShortSet))) throw std::bad_alloc();
+  short_ = reinterpret_cast<ShortSet*>(short_mem_->data());
   // The pool's workers only run batches: their tables start full size, so
   // they never grow (and move every entry) in the middle of one.
-  if (ThreadPool::OnWorkerThread() && Allocate(kShortBits, kLongBits, kHugeBits)) {
+  if (ThreadPool::OnWorkerThread() && AllocateLong(kLongBits, kHugeBits)) {
     cached_ = kGrowAfter;  // counts on past it: no growth
-  } else if (!Allocate(kSmallShortBits, kSmallLongBits, kSmallHugeBits)) {
+  } else if (!AllocateLong(kSmallLongBits, kSmallHugeBits)) {
     throw std::bad_alloc();
   }
   arena_.reserve(kArenaIds);
   huge_bytes_.reserve(kHugeBytes);
 }
 
-bool PieceCache::Allocate(size_t short_bits, size_t long_bits, size_t huge_bits) {
-  const size_t short_sets = size_t{1} << (short_bits - kWayBits), long_slots = size_t{1} << long_bits;
-  const size_t huge_slots = size_t{1} << huge_bits;
-  const size_t short_bytes = short_sets * sizeof(ShortSet), long_bytes = long_slots * sizeof(LongSlot);
+bool PieceCache::AllocateLong(size_t long_bits, size_t huge_bits) {
+  const size_t long_slots = size_t{1} << long_bits, huge_slots = size_t{1} << huge_bits;
+  const size_t long_bytes = long_slots * sizeof(LongSlot);
   auto mem = std::make_unique<HugePageRegion>();
-  if (!mem->Allocate(short_bytes + long_bytes + huge_slots * sizeof(HugeSlot))) return false;
-  mem_ = std::move(mem);
-  short_ = reinterpret_cast<ShortSet*>(mem_->data());
-  long_ = reinterpret_cast<LongSlot*>(mem_->data() + short_bytes);
-  huge_ = reinterpret_cast<HugeSlot*>(mem_->data() + short_bytes + long_bytes);
-  short_sets_ = short_sets;
+  if (!mem->Allocate(long_bytes + huge_slots * sizeof(HugeSlot))) return false;
+  long_mem_ = std::move(mem);
+  long_ = reinterpret_cast<LongSlot*>(long_mem_->data());
+  huge_ = reinterpret_cast<HugeSlot*>(long_mem_->data() + long_bytes);
   long_slots_ = long_slots;
   huge_slots_ = huge_slots;
-  short_shift_ = static_cast<uint64_t>(64 - short_bits + kWayBits);
   long_shift_ = static_cast<uint64_t>(64 - long_bits);
   huge_shift_ = static_cast<uint64_t>(64 - huge_bits);
   return true;
@@ -52,27 +50,15 @@ uint64_t LongHash(const uint64_t (&w)[PieceCache::kMaxKey / 8], size_t n) {
 }  // namespace
 
 void PieceCache::Grow() {
-  std::unique_ptr<HugePageRegion> old = std::move(mem_);
-  const ShortSet* old_short = short_;
+  std::unique_ptr<HugePageRegion> old = std::move(long_mem_);
   const LongSlot* old_long = long_;
   const HugeSlot* old_huge = huge_;
-  const size_t old_sets = short_sets_, old_long_slots = long_slots_, old_huge_slots = huge_slots_;
-  if (!Allocate(kShortBits, kLongBits, kHugeBits)) {
-    mem_ = std::move(old);  // no memory: stay small
+  const size_t old_long_slots = long_slots_, old_huge_slots = huge_slots_;
+  if (!AllocateLong(kLongBits, kHugeBits)) {
+    long_mem_ = std::move(old);  // no memory: stay small
     return;
   }
-  // Every slot keeps its key and ids (arena offsets stay valid). Oldest
-  // way first: each move goes to the front of its new set, so a set's
-  // order stays newest first.
-  for (size_t i = 0; i < old_sets; ++i) {
-    for (size_t w = size_t{1} << kWayBits; w-- > 0;) {
-      const ShortSlot& from = old_short[i].way[w];
-      if (from.key_len == 0) continue;
-      ShortSet& set = short_[ShortHash(from.w0, from.w1, from.key_len) >> short_shift_];
-      std::memmove(&set.way[1], &set.way[0], sizeof(set.way) - sizeof(ShortSlot));
-      set.way[0] = from;
-    }
-  }
+  // Every slot keeps its key and ids (arena offsets stay valid).
   for (size_t i = 0; i < old_long_slots; ++i) {
     if (old_long[i].key_len != 0) long_[LongHash(old_long[i].w, old_long[i].key_len) >> long_shift_] = old_long[i];
   }
@@ -82,7 +68,7 @@ void PieceCache::Grow() {
 }
 
 void PieceCache::Clear() {
-  std::memset(static_cast<void*>(short_), 0, short_sets_ * sizeof(ShortSet));
+  std::memset(static_cast<void*>(short_), 0, kShortSets * sizeof(ShortSet));
   std::memset(static_cast<void*>(long_), 0, long_slots_ * sizeof(LongSlot));
   arena_.clear();
   ClearHuge();

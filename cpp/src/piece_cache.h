@@ -127,13 +127,16 @@ class PieceCache {
   static PieceCache& ForThread(uint64_t owner) { return ForOwner<PieceCache>(owner); }
 
   // Sizes (log2 of the slot counts), for tests that fill the cache past
-  // them. The tables start small, in one 2 MB page, and grow to these
-  // sizes once kGrowAfter pre-tokens were cached: a fresh cache costs the
-  // kernel one page to clear instead of three, which a short text (or the
-  // first texts a process encodes) would wait for. The thread pool's
-  // workers start at these sizes.
+  // them. The short table has its full size from the start: a warm
+  // document of a few thousand distinct words re-merged the words that
+  // overflowed a half-size table's sets (4096-token documents, 14% slower).
+  // The long and huge tables start small, sharing one 2 MB page, and grow
+  // to these sizes once kGrowAfter pre-tokens were cached: a fresh cache
+  // costs the kernel two pages to clear instead of three, and a short text
+  // without long pre-tokens only one. The thread pool's workers start at
+  // these sizes.
   static constexpr size_t kShortBits = 16, kLongBits = 15, kHugeBits = 14;
-  static constexpr size_t kSmallShortBits = 15, kSmallLongBits = 13, kSmallHugeBits = 12;
+  static constexpr size_t kSmallLongBits = 13, kSmallHugeBits = 12;
   static constexpr size_t kGrowAfter = size_t{1} << 14;
   static constexpr size_t kWayBits = 2;
   static constexpr size_t kHugeBytes = size_t{1} << 22;
@@ -175,11 +178,13 @@ class PieceCache {
   static uint64_t ShortHash(uint64_t w0, uint64_t w1, size_t n) {
     return w0 * 0x9E3779B97F4A7C15ULL ^ (w1 + n) * 0xC2B2AE3D27D4EB4FULL;
   }
-  ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> short_shift_]; }
-  // Points the tables at a new zeroed region of the given sizes (log2 of
-  // the slot counts); false, with nothing changed, when there is no memory.
-  bool Allocate(size_t short_bits, size_t long_bits, size_t huge_bits);
-  // Moves every cached pre-token into tables of the full sizes.
+  static constexpr size_t kShortSets = size_t{1} << (kShortBits - kWayBits);
+  ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> (64 - kShortBits + kWayBits)]; }
+  // Points the long and huge tables at a new zeroed region of the given
+  // sizes (log2 of the slot counts); false, with nothing changed, when
+  // there is no memory.
+  bool AllocateLong(size_t long_bits, size_t huge_bits);
+  // Moves every cached long and huge pre-token into tables of the full sizes.
   void Grow();
   // Counts a cached pre-token; the tables grow at the kGrowAfter-th.
   void Counted() {
@@ -197,14 +202,15 @@ class PieceCache {
   void Clear();
   void ClearHuge();
 
-  // The tables live in one zero-filled mapping on 2 MB pages where the
-  // kernel allows (one TLB entry for a lookup that lands anywhere).
-  std::unique_ptr<HugePageRegion> mem_;
-  ShortSet* short_ = nullptr;  // short_sets_
+  // The tables live in zero-filled mappings on 2 MB pages where the kernel
+  // allows (one TLB entry for a lookup that lands anywhere): the short
+  // table in one, the long and huge tables in the other.
+  std::unique_ptr<HugePageRegion> short_mem_, long_mem_;
+  ShortSet* short_ = nullptr;  // kShortSets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
-  size_t short_sets_ = 0, long_slots_ = 0, huge_slots_ = 0;
-  uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the slot (set)
+  size_t long_slots_ = 0, huge_slots_ = 0;
+  uint64_t long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the slot
   size_t cached_ = 0;  // pre-tokens cached so far (counted up to kGrowAfter)
   std::vector<char> huge_bytes_;  // keys of the huge slots
   std::vector<uint32_t> arena_;  // id lists longer than one

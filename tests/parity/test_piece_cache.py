@@ -21,9 +21,8 @@ from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
 
 # PieceCache sizes (piece_cache.h): 2^16 short slots (four per set), ids of
 # multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
-# when full; keys over 48 bytes in a 4 MB byte arena. The slot tables start
-# at half the short slots (and less for longer keys) and grow once 2^14
-# pre-tokens were cached.
+# when full; keys over 48 bytes in a 4 MB byte arena. The tables of longer
+# keys start small and grow once 2^14 pre-tokens were cached.
 SHORT_SLOTS = 1 << 16
 GROW_AFTER = 1 << 14
 ARENA_IDS = 1 << 19
@@ -172,10 +171,10 @@ def test_huge_byte_arena_reset(o200k):
 
 def test_growth_keeps_cached_pieces():
     """A fresh tokenizer's cache grows once GROW_AFTER pre-tokens were
-    cached, moving every cached key (short, long and over 48 bytes) with
-    its ids into the larger tables: pre-tokens cached before, in the
-    middle of and after the growth give the reference's ids, as misses and
-    as hits."""
+    cached, moving every cached key of over 16 bytes with its ids into
+    larger tables (the short keys' table keeps its size): pre-tokens
+    cached before, in the middle of and after the growth give the
+    reference's ids, as misses and as hits."""
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
