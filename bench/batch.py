@@ -1,12 +1,36 @@
 """Batch scaling: mtok's encode_batch on 1 and 2 native threads over the
 same documents; throughput ratio, and the ids must not depend on threads.
 Runs in a fresh worker process: thread pools other libraries left behind
-in the host (spinning, or holding a core) would be measured too."""
+in the host (spinning, or holding a core) would be measured too.
+
+Next to it, the scaling of a job with nothing shared (SHA-256 of a buffer
+per thread, which releases the GIL), timed in the same rounds: what the
+machine's cores give at that moment. On a shared virtual machine it moves
+between about 1.3 and 1.9 from minute to minute."""
 
 import gc
+import hashlib
+import threading
 import time
 
 WARM_CALLS = 8  # untimed calls with the most threads, after one per thread count
+
+
+PROBE_BYTES = 8 << 20
+
+
+def _probe_seconds(n: int, buf: bytes) -> float:
+    """Seconds per buffer when n threads hash `buf` once each (n = 1: on
+    this thread)."""
+    work = lambda: hashlib.sha256(buf).digest()
+    pool = [threading.Thread(target=work) for _ in range(n - 1)]
+    t = time.perf_counter()
+    for th in pool:
+        th.start()
+    work()
+    for th in pool:
+        th.join()
+    return (time.perf_counter() - t) / n
 
 
 def measure(spec, docs, rounds, threads) -> list:
@@ -28,6 +52,8 @@ def measure(spec, docs, rounds, threads) -> list:
     reference = warm[threads[0]]
     del warm
     best = {n: float("inf") for n in threads}
+    probe = {n: float("inf") for n in threads}
+    buf = bytes(PROBE_BYTES)
     gc.disable()
     try:
         for r in range(rounds):  # interleaved: noise hits every thread count alike
@@ -39,11 +65,13 @@ def measure(spec, docs, rounds, threads) -> list:
                 # A list compare, not a digest: a long pause between rounds
                 # lets the idle core's caches go cold.
                 match[n] = match[n] and out == reference
+                probe[n] = min(probe[n], _probe_seconds(n, buf))
     finally:
         gc.enable()
     base = best[threads[0]]
     return [{"tokenizer": spec.name, "threads": n, "docs": len(docs), "mb_s": nbytes / best[n] / 1e6,
-             "speedup": base / best[n], "match": match[n]} for n in threads]
+             "speedup": base / best[n], "machine": probe[threads[0]] / probe[n], "match": match[n]}
+            for n in threads]
 
 
 def run(spec, docs, *, rounds: int = 5, threads=(1, 2), log=print) -> list:

@@ -47,7 +47,7 @@ class Settings:
         self.min_rounds, self.max_rounds = (2, 20) if q else (5, 200)
         self.cold_bytes = 256_000 if q else None
         self.cold_repeats = 1 if q else 5
-        self.batch_bytes, self.batch_rounds = (128_000, 2) if q else (1_000_000, 9)
+        self.batch_bytes, self.batch_rounds = (128_000, 2) if q else (1_000_000, 25)
         self.load_repeats = 1 if q else 3
         self.callgrind_n = 20 if q else 100
         from .worstcase import QUICK_SIZES, SIZES

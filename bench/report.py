@@ -39,7 +39,8 @@ WORST = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("case", "case", ""
          ("s", "seconds", ".3f"), ("t(2n)/t(n)", "doubling", ".2f"), ("×mtok", "ratio", ".2f"),
          ("ids match", "match", "match"))
 BATCH = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("threads", "threads", "d"), ("docs", "docs", "d"),
-         ("MB/s", "mb_s", ".2f"), ("speedup", "speedup", ".2f"), ("ids match", "match", "match"))
+         ("MB/s", "mb_s", ".2f"), ("speedup", "speedup", ".2f"), ("machine", "machine", ".2f"),
+         ("ids match", "match", "match"))
 LOAD = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("load ms", "load_ms", ".1f"),
         ("construct ms", "construct_ms", ".1f"), ("import ms", "import_ms", ".0f"), ("×mtok", "ratio", ".2f"))
 CALLGRIND = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "bytes", "d"),
@@ -51,7 +52,7 @@ TITLES = {
     "cold": "Cold pass: fresh process, fresh load, unseen multilingual text once (×mtok = peer time / mtok time)",
     "cold-lang": "Cold pass per language: fresh process, fresh load, one translation once (×mtok = peer time / mtok time)",
     "worst": "Worst cases (time at the largest size run; t(2n)/t(n) ≈ 2 is linear)",
-    "batch": "mtok encode_batch scaling (speedup over 1 thread; ids vs one-by-one encode)",
+    "batch": "mtok encode_batch scaling (speedup over 1 thread; machine: a SHA-256 job's, in the same rounds; ids vs one-by-one encode)",
     "load": "Load: fresh process, ms to first ids (construct + one short encode; imports excluded)",
     "callgrind": "callgrind: instructions per encode of one ~512-token string",
 }
