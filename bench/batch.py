@@ -14,9 +14,7 @@ import threading
 import time
 
 WARM_CALLS = 8  # untimed calls with the most threads, after one per thread count
-
-
-PROBE_BYTES = 8 << 20
+PROBE_BYTES = 8 << 20  # hashed by each thread of the machine probe
 
 
 def _probe_seconds(n: int, buf: bytes) -> float:
