@@ -9,9 +9,9 @@ namespace mtok {
 
 // Zero-filled slots are empty (key_len 0). The id arena is reserved whole
 // (untouched pages cost nothing), so a warm cache never reallocates.
-PieceCache::PieceCache() : short_mem_(std::make_unique<HugePageRegion>()) {
-  if (!short_mem_->Allocate(kShortSets * sizeof(ShortSet))) throw std::bad_alloc();
-  short_ = reinterpret_cast<ShortSet*>(short_mem_->data());
+PieceCache::PieceCache() {
+  if (!short_mem_.Allocate(kShortSets * sizeof(ShortSet))) throw std::bad_alloc();
+  short_ = reinterpret_cast<ShortSet*>(short_mem_.data());
   // The pool's workers only run batches: their tables start full size, so
   // they never grow (and move every entry) in the middle of one.
   if (ThreadPool::OnWorkerThread() && AllocateLong(kLongBits, kHugeBits)) {

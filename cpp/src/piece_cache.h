@@ -75,9 +75,8 @@ class PieceCache {
   struct ShortSet;
   struct LongSlot;
 
-  // A key of 1..kMaxShort bytes and its hash. `readable` holds `piece`
-  // and may be read around it. The hash, not the set, is kept: the tables
-  // may grow between making a key and using it.
+  // A key of 1..kMaxShort bytes and its hash (the set is the hash's top
+  // bits). `readable` holds `piece` and may be read around it.
   struct ShortKey {
     uint64_t w0, w1, hash;
   };
@@ -205,7 +204,8 @@ class PieceCache {
   // The tables live in zero-filled mappings on 2 MB pages where the kernel
   // allows (one TLB entry for a lookup that lands anywhere): the short
   // table in one, the long and huge tables in the other.
-  std::unique_ptr<HugePageRegion> short_mem_, long_mem_;
+  HugePageRegion short_mem_;
+  std::unique_ptr<HugePageRegion> long_mem_;  // replaced when the tables grow
   ShortSet* short_ = nullptr;  // kShortSets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
