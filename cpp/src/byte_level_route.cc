@@ -40,6 +40,11 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, co
 
 ByteLevelRoute::ByteLevelRoute() : serial_(NewOwnerSerial()) {}
 
+void ByteLevelRoute::PrepareThread() const {
+  PieceCache::ForThread(serial_).Populate();
+  bpe_->PrepareThread();
+}
+
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   PieceCache& cache = PieceCache::ForThread(serial_);
   ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text

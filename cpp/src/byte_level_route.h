@@ -19,6 +19,7 @@ class ByteLevelRoute : public IdsRoute {
   static std::unique_ptr<ByteLevelRoute> Make(const PreTokenizer* pre, const Model& model);
 
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
+  void PrepareThread() const override;
   const char* Name() const override {
     return scanner_ ? "byte-level BPE, hand-written pre-token scanner" : "byte-level BPE, regex pre-tokens";
   }

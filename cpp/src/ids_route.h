@@ -21,6 +21,9 @@ class IdsRoute {
   // pipeline's normalizer itself (fused); otherwise it takes it normalized.
   virtual bool Normalizes() const { return false; }
   virtual const char* Name() const = 0;
+  // Makes the calling thread's caches for this route (and clears their
+  // memory) ahead of its first Encode. Optional: Encode makes them too.
+  virtual void PrepareThread() const {}
 };
 
 // The route for this pipeline, or null for the general path. `fusable`:

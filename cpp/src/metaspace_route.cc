@@ -133,6 +133,8 @@ class MetaspaceRoute::Words {
 
 MetaspaceRoute::MetaspaceRoute() : serial_(NewOwnerSerial()) {}
 
+void MetaspaceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
+
 void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const {
   CachedIds(cache, piece, ids,
             [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });

@@ -23,6 +23,11 @@ PieceCache::PieceCache() {
   huge_bytes_.reserve(kHugeBytes);
 }
 
+void PieceCache::Populate() {
+  short_mem_.Populate();
+  long_mem_->Populate();
+}
+
 bool PieceCache::AllocateLong(size_t long_bits, size_t huge_bits) {
   const size_t long_slots = size_t{1} << long_bits, huge_slots = size_t{1} << huge_bits;
   const size_t long_bytes = long_slots * sizeof(LongSlot);

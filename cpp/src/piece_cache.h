@@ -124,6 +124,8 @@ class PieceCache {
 
   // This thread's cache for `owner` (a NewOwnerSerial() of the route).
   static PieceCache& ForThread(uint64_t owner) { return ForOwner<PieceCache>(owner); }
+  // Has the kernel back the tables now (see HugePageRegion::Populate).
+  void Populate();
 
   // Sizes (log2 of the slot counts), for tests that fill the cache past
   // them. The short table has its full size from the start: a warm
@@ -131,9 +133,9 @@ class PieceCache {
   // overflowed a half-size table's sets (4096-token documents, 14% slower).
   // The long and huge tables start small, sharing one 2 MB page, and grow
   // to these sizes once kGrowAfter pre-tokens were cached: a fresh cache
-  // costs the kernel two pages to clear instead of three, and a short text
-  // without long pre-tokens only one. The thread pool's workers start at
-  // these sizes.
+  // costs the kernel two pages to clear instead of three (the loading
+  // thread's at load, see IdsRoute::PrepareThread; another thread's when
+  // it first uses them). The thread pool's workers start at these sizes.
   static constexpr size_t kShortBits = 16, kLongBits = 15, kHugeBits = 14;
   static constexpr size_t kSmallLongBits = 13, kSmallHugeBits = 12;
   static constexpr size_t kGrowAfter = size_t{1} << 14;

@@ -29,6 +29,10 @@ Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Toke
     self.IdToToken(id, &s);
     return s;
   });
+  // The loading thread usually encodes next: its caches are made now, so
+  // that the first encode does not wait for the kernel to clear their pages
+  // (about 0.3 ms).
+  if (t->f_->route) t->f_->route->PrepareThread();
   *out = std::move(t);
   return Status::Ok();
 }

@@ -30,6 +30,46 @@ def test_eight_threads_ten_thousand_calls_equal_serial():
     assert not failures
 
 
+def test_caches_made_at_load_belong_to_the_loading_thread():
+    # Loading makes the loading thread's caches (so that its first encode
+    # does not wait for their memory). A tokenizer loaded on a thread that
+    # then ends, and tokenizers loaded past the few owners a thread keeps
+    # caches for, must still encode as the reference on any thread.
+    import mtok
+
+    names = ["llama3", "gpt-4o-o200k-hf", "qwen3", "gpt2", "xlm-roberta", "t5-small"]
+    blobs = {n: pair(n)[1].to_bytes() for n in names}
+    texts = list(sample(60))
+    expected = {n: [pair(n)[0].encode(t, add_special_tokens=False).ids for t in texts] for n in names}
+    loaded = {}
+
+    def load_all():
+        for n in names:
+            tok = mtok.Tokenizer.from_bytes(blobs[n])
+            tok.no_truncation()  # as pair() has it
+            tok.no_padding()
+            loaded[n] = tok
+
+    loader = threading.Thread(target=load_all)
+    loader.start()
+    loader.join()
+    results = {}
+
+    def encode_all(k):
+        results[k] = {n: [loaded[n].encode(t, add_special_tokens=False) for t in texts] for n in names}
+
+    threads = [threading.Thread(target=encode_all, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    load_all()  # again, on this thread: the first ones' caches are dropped for the later ones'
+    encode_all("main")
+    for k, by_name in results.items():
+        for n in names:
+            assert by_name[n] == expected[n], f"{n} on thread {k}"
+
+
 def test_concurrent_batches_share_the_pool():
     _, tok = pair("gpt2")
     texts = list(sample(200))

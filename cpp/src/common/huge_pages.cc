@@ -42,6 +42,7 @@ bool HugePageRegion::Allocate(size_t size) {
       map_ = p;
       map_size_ = rounded;
       data_ = static_cast<uint8_t*>(p);
+      size_ = rounded;
       kind_ = Kind::kHugeTlb;
       return true;
     }
@@ -53,6 +54,7 @@ bool HugePageRegion::Allocate(size_t size) {
       map_ = p;
       map_size_ = rounded + kHuge;
       data_ = aligned;
+      size_ = rounded;
       kind_ = madvise(aligned, rounded, MADV_HUGEPAGE) == 0 ? Kind::kTransparent : Kind::kNormal;
       return true;
     }
@@ -63,8 +65,19 @@ bool HugePageRegion::Allocate(size_t size) {
   map_ = p;
   map_size_ = size;
   data_ = static_cast<uint8_t*>(p);
+  size_ = size;
   kind_ = Kind::kNormal;
   return true;
+}
+
+void HugePageRegion::Populate() {
+  if (kind_ != Kind::kHugeTlb && kind_ != Kind::kTransparent) return;
+#ifdef MADV_POPULATE_WRITE
+  if (madvise(data_, size_, MADV_POPULATE_WRITE) == 0) return;
+#endif
+  // Older kernels: one write per page, of the byte already there.
+  volatile uint8_t* p = data_;
+  for (size_t at = 0; at < size_; at += kHuge) p[at] = p[at];
 }
 
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views) {

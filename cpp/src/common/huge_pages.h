@@ -25,10 +25,15 @@ class HugePageRegion {
   bool Allocate(size_t size);
   uint8_t* data() const { return data_; }
   Kind kind() const { return kind_; }
+  // Has the kernel back a region on 2 MB pages now (clearing them), so
+  // that its first use does not wait for it; contents are kept. Does
+  // nothing on ordinary pages, which are backed one at a time as touched.
+  void Populate();
   static const char* KindName(Kind k);
 
  private:
   uint8_t* data_ = nullptr;
+  size_t size_ = 0;      // usable bytes from data_
   void* map_ = nullptr;  // what munmap releases
   size_t map_size_ = 0;
   Kind kind_ = Kind::kNone;

@@ -117,6 +117,8 @@ PairFilter ByteBpe::ComputePairFilter() const {
   return f;
 }
 
+void ByteBpe::PrepareThread() const { PairMemo::ForThread(serial_); }
+
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
   if (s.empty()) return;
   uint32_t id;

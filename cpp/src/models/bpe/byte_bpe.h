@@ -23,6 +23,8 @@ class ByteBpe {
 
   // Appends the ids of one pre-token (raw bytes).
   void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
+  // Makes the calling thread's pair memo ahead of its first merge.
+  void PrepareThread() const;
 
   // The characters that fold for this model (char_fold.h); slow, for export.
   CharFold ComputeCharFold() const;
