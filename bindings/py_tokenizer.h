@@ -15,7 +15,7 @@ namespace mtok_py {
 
 struct PyTokenizer {
   explicit PyTokenizer(std::unique_ptr<mtok::Tokenizer> t)
-      : tok(std::move(t)), id_objects(std::make_unique<IdObjects>(tok->VocabSize(true))) {}
+      : tok(std::move(t)), id_objects(std::make_unique<IdObjects>(tok->IdLimit())) {}
   std::unique_ptr<mtok::Tokenizer> tok;
   std::unique_ptr<IdObjects> id_objects;
 };

@@ -3,6 +3,7 @@
 // model, post-processing. Nothing algorithmic lives here.
 #include "mtok/tokenizer.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "common/scratch.h"
@@ -233,6 +234,12 @@ uint32_t Tokenizer::VocabSize(bool with_added) const {
   for (const AddedToken& t : f_->added->tokens()) {
     if (!f_->model->TokenToId(t.content, &unused)) ++n;
   }
+  return n;
+}
+
+uint32_t Tokenizer::IdLimit() const {
+  uint32_t n = f_->model->VocabSize();
+  for (const AddedToken& t : f_->added->tokens()) n = std::max(n, t.id + 1);
   return n;
 }
 

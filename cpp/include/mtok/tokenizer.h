@@ -100,6 +100,11 @@ class Tokenizer {
   bool IdToToken(uint32_t id, std::string* token) const;
   bool TokenToId(std::string_view token, uint32_t* id) const;
   uint32_t VocabSize(bool with_added) const;
+  // The model's vocab size, or one past the largest added token id when
+  // that is larger: the size to start a table indexed by id at. Unlike
+  // VocabSize(true) it looks up no token (in a fresh process each lookup
+  // may fault in a page of the file: 1 ms for gemma3's 6,415 added tokens).
+  uint32_t IdLimit() const;
   bool IsSpecial(uint32_t id) const;
 
   // Lookup tables the exporter stores so later loads adopt them (tag, payload).
