@@ -5,6 +5,7 @@
 // results as bytes (byte fallback) or one fused unk id. Read by
 // ReadSentencePieceBpe (models/model_readers.h).
 #include <algorithm>
+#include <iterator>
 #include <queue>
 #include <unordered_map>
 
@@ -26,7 +27,9 @@ class SentencePieceBpeModel : public Model {
       if (info_[id].type == PieceType::kUserDefined)
         user_max_ = std::max(user_max_, vocab_.Token(id).size());
     }
-    FindBytePieces(vocab_, byte_ids_);
+    // Only byte fallback reads them (each lookup may fault in a page of the file).
+    std::fill(std::begin(byte_ids_), std::end(byte_ids_), UINT32_MAX);
+    if (opt_.byte_fallback) FindBytePieces(vocab_, byte_ids_);
   }
 
   void Tokenize(const Piece& p, std::vector<Token>* out) const override {

@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "common/huge_pages.h"
@@ -85,7 +86,9 @@ class UnigramModel : public Model {
     const TrieNode* nodes = mapped_ ? trie.mapped : built_.data();
     n_nodes_ = mapped_ ? trie.mapped_count : built_.size();
     nodes_.store(nodes, std::memory_order_release);
-    has_bytes_ = FindBytePieces(vocab_, byte_ids_);
+    // Only byte fallback reads them (each lookup may fault in a page of the file).
+    std::fill(std::begin(byte_ids_), std::end(byte_ids_), UINT32_MAX);
+    has_bytes_ = opt_.byte_fallback && FindBytePieces(vocab_, byte_ids_);
   }
 
   void Tokenize(const Piece& p, std::vector<Token>* out) const override {
