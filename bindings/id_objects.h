@@ -5,6 +5,7 @@
 #pragma once
 #include <nanobind/nanobind.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -41,32 +42,46 @@ class IdObjects {
   }
 
   nanobind::list List(const std::vector<uint32_t>& ids) {
-    PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
+    const size_t n = ids.size();
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(n));
     if (list == nullptr) throw nanobind::python_error();
     PyObject** items = reinterpret_cast<PyListObject*>(list)->ob_item;
-    const size_t n = ids.size(), known = size_;
-    for (size_t i = 0; i < n; ++i) {
-      // Two random reads per token (the table entry, then the object's
-      // refcount) miss the cache when other work ran in between: fetch the
-      // entry 32 tokens ahead and the object 16 ahead. An id without its
-      // object yet prefetches address 0, which is harmless: a branch on it
-      // would be mispredicted at every first-seen id of a fresh tokenizer.
-      if (i + 32 < n && ids[i + 32] < known) __builtin_prefetch(&objs_[ids[i + 32]]);
-      if (i + 16 < n && ids[i + 16] < known) __builtin_prefetch(objs_[ids[i + 16]], 1);
-      const uint32_t id = ids[i];
-      // Hot loop: an id seen before is one load; Get makes the others.
-      PyObject* o = id < size_ ? objs_[id] : nullptr;
-      if (o == nullptr && (o = Get(id)) == nullptr) {
-        Py_DECREF(list);
-        throw nanobind::python_error();
-      }
-      Py_INCREF(o);
-      items[i] = o;
+    const uint32_t* id = ids.data();
+    size_t i = 0;
+    // Two random reads per token (the table entry, then the object's
+    // refcount) miss the cache when other work ran in between: fetch the
+    // entry 32 tokens ahead and the object 16 ahead. The ids ahead exist in
+    // this loop, so it checks no bounds on i; an id past the table fetches
+    // its last entry, and an id without its object yet fetches address 0,
+    // both harmless (a branch on them would be mispredicted at every
+    // first-seen id of a fresh tokenizer).
+    for (; i + 32 < n; ++i) {
+      const uint32_t last = static_cast<uint32_t>(size_ - 1);
+      __builtin_prefetch(&objs_[std::min(id[i + 32], last)]);
+      __builtin_prefetch(objs_[std::min(id[i + 16], last)], 1);
+      if (!Put(id[i], items + i)) return Fail(list);
+    }
+    for (; i < n; ++i) {
+      if (!Put(id[i], items + i)) return Fail(list);
     }
     return nanobind::steal<nanobind::list>(list);
   }
 
  private:
+  // Stores a new reference to id's object at *item; false (a Python error
+  // set) when it cannot be made. Hot: an id seen before is one load.
+  [[gnu::always_inline]] bool Put(uint32_t id, PyObject** item) {
+    PyObject* o = id < size_ ? objs_[id] : nullptr;
+    if (o == nullptr && (o = Get(id)) == nullptr) return false;
+    Py_INCREF(o);
+    *item = o;
+    return true;
+  }
+  [[noreturn]] static nanobind::list Fail(PyObject* list) {
+    Py_DECREF(list);  // its unset items are null, which the list skips
+    throw nanobind::python_error();
+  }
+
   PyObject* Get(uint32_t id) {
     if (id >= size_) Grow(static_cast<size_t>(id) + 1 + size_ / 2);
     PyObject*& slot = objs_[id];
