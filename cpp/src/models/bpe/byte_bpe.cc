@@ -74,11 +74,15 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   const bool have_raw = !tables->raw.empty();
   std::string key;
   for (int i = 0; i < 256; ++i) {
-    const char byte = static_cast<char>(i);
-    key.clear();
-    if (!have_raw) utf8::append(key, t.byte_to_char[i]);
-    const bool found = have_raw ? tables->raw.Find(std::string_view(&byte, 1), &b->byte_id_[i])
-                                : vocab.Find(key, &b->byte_id_[i]);
+    bool found;
+    if (have_raw) {
+      const char byte = static_cast<char>(i);
+      found = tables->raw.Find(std::string_view(&byte, 1), &b->byte_id_[i]);
+    } else {
+      key.clear();
+      utf8::append(key, t.byte_to_char[i]);
+      found = vocab.Find(key, &b->byte_id_[i]);
+    }
     if (!found) return nullptr;
   }
   if (!have_raw) BuildRawTables(vocab, &tables->raw);
