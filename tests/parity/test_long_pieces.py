@@ -56,6 +56,8 @@ KINDS = {
 
 def texts():
     out = [make(n) for make in KINDS.values() for n in LENGTHS]
+    # 200,000 symbols take more than MergeLarge's 2 MB (12 bytes each), so
+    # these two run on the symbol array it keeps on 2 MB pages.
     out.append("a" * 200_000)
     out.append(_rand(string.ascii_letters, 200_000, 7))
     return out

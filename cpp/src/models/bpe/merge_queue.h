@@ -26,6 +26,7 @@ class MergeQueue {
   struct Candidate {
     uint32_t rank, pos;
   };
+  static constexpr uint32_t kNil = 0xFFFFFFFFu;
 
   // Empties the queue (keeps its memory).
   void Clear();
@@ -45,6 +46,15 @@ class MergeQueue {
     PushSlow(rank, pos);
   }
 
+  // The position of a candidate that Pop hands out `k` pops from now, when
+  // it is already known (in the bucket being drained), else kNil: for a
+  // caller that fetches what it will read then.
+  uint32_t Ahead(uint32_t k) const {
+    if (drain_block_ == kNil) return kNil;
+    const Block& b = blocks_[drain_block_];
+    return drain_at_ + k < b.count ? b.pos[drain_at_ + k] : kNil;
+  }
+
   // The smallest (rank, pos) candidate; false when the queue is empty.
   bool Pop(Candidate* out) {
     if (heap_.empty() && drain_block_ != kNil) {
@@ -58,7 +68,6 @@ class MergeQueue {
   }
 
  private:
-  static constexpr uint32_t kNil = 0xFFFFFFFFu;
   // Ranks from here go to the heap: bounds the bucket array a hostile merge
   // table can make us allocate (real vocabularies are far below).
   static constexpr uint32_t kMaxBucketRank = 1u << 21;
