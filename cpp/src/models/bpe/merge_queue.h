@@ -46,9 +46,9 @@ class MergeQueue {
     PushSlow(rank, pos);
   }
 
-  // The position of a candidate that Pop hands out `k` pops from now, when
-  // it is already known (in the bucket being drained), else kNil: for a
-  // caller that fetches what it will read then.
+  // A position Pop will hand out soon, for a caller that prefetches what it
+  // will read then: the k-th after the next one in the bucket being drained
+  // (candidates from the heap may come between), else kNil.
   uint32_t Ahead(uint32_t k) const {
     if (drain_block_ == kNil) return kNil;
     const Block& b = blocks_[drain_block_];
