@@ -1,4 +1,4 @@
-"""The byte-level route's pre-token cache (cpp/src/piece_cache.h) against
+"""The byte-level route's pre-token cache (cpp/src/fast_paths/piece_cache.h) against
 the references: keys are compared as 8-byte words loaded around the key, so
 these tests put pre-tokens at every length around the 8/16/48-byte word
 limits, at the start, middle and end of the text, make keys that share

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "added_tokens/added_tokens.h"
-#include "ids_route.h"
+#include "fast_paths/ids_route.h"
 #include "decoders/decoders.h"
 #include "format/byte_reader.h"
 #include "mtok/tokenizer.h"

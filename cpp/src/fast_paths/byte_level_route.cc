@@ -1,10 +1,10 @@
-#include "byte_level_route.h"
+#include "fast_paths/byte_level_route.h"
 
 #include <algorithm>
 
 #include "common/regex.h"
 #include "models/bpe/byte_bpe.h"
-#include "piece_cache.h"
+#include "fast_paths/piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
 #include "pre_tokenizers/scanner.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ids_route.h"
+#include "fast_paths/ids_route.h"
 
 namespace mtok {
 

@@ -1,10 +1,10 @@
-#include "metaspace_route.h"
+#include "fast_paths/metaspace_route.h"
 
 #include "common/scratch.h"
 #include "common/unicode.h"
 #include "common/utf8.h"
 #include "normalizers/precompiled.h"
-#include "piece_cache.h"
+#include "fast_paths/piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
 
 namespace mtok {

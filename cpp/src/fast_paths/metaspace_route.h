@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "ids_route.h"
+#include "fast_paths/ids_route.h"
 
 namespace mtok {
 

@@ -1,7 +1,7 @@
-#include "ids_route.h"
+#include "fast_paths/ids_route.h"
 
-#include "byte_level_route.h"
-#include "metaspace_route.h"
+#include "fast_paths/byte_level_route.h"
+#include "fast_paths/metaspace_route.h"
 
 namespace mtok {
 

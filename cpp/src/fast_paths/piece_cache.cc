@@ -1,4 +1,4 @@
-#include "piece_cache.h"
+#include "fast_paths/piece_cache.h"
 
 #include <new>
 
