@@ -9,7 +9,7 @@
 #include "common/scratch.h"
 #include "encoding/encoding_ops.h"
 #include "encoding/offsets.h"
-#include "format/loaded_file.h"
+#include "format/section_readers.h"
 #include "processors/template.h"
 
 namespace mtok {

@@ -1,5 +1,5 @@
 #include "common/utf8.h"
-#include "format/loaded_file.h"
+#include "format/section_readers.h"
 
 namespace mtok {
 

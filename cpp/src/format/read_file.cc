@@ -6,8 +6,8 @@
 
 #include "common/utf8.h"
 
-#include "format/codes.h"
-#include "format/loaded_file.h"
+#include "io/codes.h"
+#include "format/section_readers.h"
 #include "format/read_header.h"
 #include "format/read_trailer.h"
 

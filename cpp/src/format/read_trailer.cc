@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "common/utf8.h"
-#include "format/codes.h"
+#include "io/codes.h"
 
 namespace mtok {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "format/loaded_file.h"
+#include "format/section_readers.h"
 
 namespace mtok {
 

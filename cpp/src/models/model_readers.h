@@ -3,7 +3,7 @@
 #pragma once
 #include <memory>
 
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 #include "models/piece_vocab.h"
 #include "models/vocab.h"
 #include "pipeline.h"

@@ -1,7 +1,7 @@
 #include "models/bpe/bpe.h"
 
-#include "format/accel.h"
-#include "format/codes.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
 #include "models/bpe/byte_bpe.h"
 #include "models/piece_vocab.h"
 

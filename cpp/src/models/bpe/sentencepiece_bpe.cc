@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "common/utf8.h"
-#include "format/accel.h"
-#include "format/codes.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
 #include "models/model_readers.h"
 
 namespace mtok {

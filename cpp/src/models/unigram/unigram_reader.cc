@@ -1,6 +1,6 @@
 // Unigram model section: MNN's code 2 (HF semantics) and mtok's code 66
 // (flags, piece types; SentencePiece semantics when asked).
-#include "format/codes.h"
+#include "io/codes.h"
 #include "format/read_trailer.h"
 #include "models/model_readers.h"
 #include "models/unigram/unigram.h"

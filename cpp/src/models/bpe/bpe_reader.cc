@@ -1,9 +1,9 @@
 #include <cstring>
 
 #include "common/huge_pages.h"
-#include "format/accel.h"
-#include "format/codes.h"
-#include "format/loaded_file.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
+#include "format/section_readers.h"
 #include "format/read_trailer.h"
 #include "models/bpe/bpe.h"
 #include "models/model_readers.h"

@@ -6,7 +6,7 @@
 #include "added_tokens/added_tokens.h"
 #include "fast_paths/ids_route.h"
 #include "decoders/decoders.h"
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 #include "mtok/tokenizer.h"
 #include "normalizers/normalizers.h"
 #include "pipeline.h"
