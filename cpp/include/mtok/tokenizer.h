@@ -14,7 +14,7 @@
 
 namespace mtok {
 
-struct LoadedFile;
+struct TokenizerImpl;
 
 // One section of the file, for `mtok inspect`.
 struct SectionInfo {
@@ -128,7 +128,7 @@ class Tokenizer {
   void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
                 std::vector<uint32_t>* ids) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
-  std::unique_ptr<LoadedFile> f_;
+  std::unique_ptr<TokenizerImpl> f_;
 };
 
 }  // namespace mtok

@@ -173,7 +173,7 @@ class SentencePieceBpeModel : public Model {
 
 }  // namespace
 
-Status ReadSentencePieceBpe(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out) {
+Status ReadSentencePieceBpe(ByteReader& r, const SectionTable& trailer, std::unique_ptr<Model>* out) {
   uint32_t n;
   PieceModelOptions opt;
   MTOK_RETURN_IF_ERROR(ReadPieceModelHeader(r, true, &n, &opt));
