@@ -1,6 +1,6 @@
 #include <string>
 
-#include "common/utf8.h"
+#include "mtok/utf8.h"
 #include "errors.h"
 #include "py_tokenizer.h"
 

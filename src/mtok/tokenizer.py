@@ -8,7 +8,7 @@ import os
 from . import _native
 from .errors import MtokError
 from .settings import EncodeSettings, padding_params, truncation_params
-from .text import clean_surrogates
+from .text import retry_clean, with_clean_text
 
 _ENV_THREADS = "MTOK_NUM_THREADS"
 
@@ -113,12 +113,11 @@ class Tokenizer:
             try:
                 return self._native.encode(text, add)
             except UnicodeEncodeError:
-                return self._native.encode(clean_surrogates(text), add)
+                return retry_clean(self._native.encode, text, add)
         if isinstance(pair, bool):
             raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
         add = bool(add_special_tokens)
-        enc = _with_clean_text(
-            lambda t, p: self._native.encode_full(t, p, add, config, bool(return_encoding)), text, pair)
+        enc = with_clean_text(self._native.encode_full, text, pair, add, config, bool(return_encoding))
         return enc if return_encoding else enc.ids
 
     def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None,
@@ -133,10 +132,8 @@ class Tokenizer:
         threads = num_threads or default_threads()
         config = self._settings.native
         if return_encoding:
-            return _with_clean_batch(
-                lambda t, p: self._native.encode_batch_full(t, p, add, config, threads), texts, pairs)
-        return _with_clean_batch(
-            lambda t, p: self._native.encode_batch(t, p, add, config, threads), texts, pairs)
+            return with_clean_text(self._native.encode_batch_full, texts, pairs, add, config, threads)
+        return with_clean_text(self._native.encode_batch, texts, pairs, add, config, threads)
 
     def encode_batch_to_numpy(self, texts, add_special_tokens: bool = True, *, padding=None,
                               num_threads: int = None):
@@ -154,8 +151,7 @@ class Tokenizer:
         add = bool(add_special_tokens)
         threads = num_threads or default_threads()
         config = self._settings.native
-        return _with_clean_batch(
-            lambda t, p: self._native.encode_batch_numpy(t, p, add, config, threads, pad), texts, pairs)
+        return with_clean_text(self._native.encode_batch_numpy, texts, pairs, add, config, threads, pad)
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         """How many special tokens the post-processor adds to a single input
@@ -329,25 +325,6 @@ def _unpickle(data, truncation, padding):
     tok = Tokenizer.from_bytes(data)
     tok._settings = EncodeSettings(truncation, padding)
     return tok
-
-
-def _with_clean_text(fn, text, *args):
-    """fn(text, *args); a str argument with lone surrogates is retried with
-    them replaced by U+FFFD, as tiktoken does."""
-    try:
-        return fn(text, *args)
-    except UnicodeEncodeError:
-        return fn(*[clean_surrogates(a) if isinstance(a, str) else a for a in (text, *args)])
-
-
-def _with_clean_batch(fn, texts, pairs):
-    try:
-        return fn(texts, pairs)
-    except UnicodeEncodeError:
-        clean = [clean_surrogates(t) if isinstance(t, str) else t for t in texts]
-        if pairs is not None:
-            pairs = [clean_surrogates(t) if isinstance(t, str) else t for t in pairs]
-        return fn(clean, pairs)
 
 
 def _split_pairs(texts):

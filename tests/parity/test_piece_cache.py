@@ -17,7 +17,7 @@ tiktoken = pytest.importorskip("tiktoken")
 tokenizers = pytest.importorskip("tokenizers")
 from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
-from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
+from mtok.convert.openai_encodings import ENCODING_SPECS  # noqa: E402
 
 # PieceCache sizes (piece_cache.h): 2^16 short slots (four per set), ids of
 # multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
@@ -31,7 +31,7 @@ HUGE_BYTES = 4 << 20
 
 @pytest.fixture(scope="module")
 def o200k():
-    base, _, pattern, specials, n_vocab = ENCODINGS["o200k_base"]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS["o200k_base"]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=ranks,
                             special_tokens=specials, explicit_n_vocab=n_vocab)

@@ -58,10 +58,10 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
-    from ..format.writer import write_mtok
+    from .export import export_mtok
 
     with malformed_as_format_error(path):
-        return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
+        return export_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
                                     **legacy_options))
 
 

@@ -10,7 +10,7 @@ import base64
 import hashlib
 
 from ..errors import FormatError
-from .openai_encodings import BY_HASH, ENCODINGS
+from .openai_encodings import BY_HASH, ENCODING_SPECS
 
 
 def _byte_chars():
@@ -103,7 +103,7 @@ def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = No
             raise FormatError(
                 f"{path}: not a known OpenAI rank file (sha256 {digest[:16]}...); "
                 "pass the split pattern explicitly (--pattern)")
-        _, _, pattern, specials, _ = ENCODINGS[name]
+        _, _, pattern, specials, _ = ENCODING_SPECS[name]
         if special_tokens is None:
             special_tokens = specials
     return spec_from_ranks(parse_ranks(data, path), pattern, special_tokens or {}, name)

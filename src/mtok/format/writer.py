@@ -71,12 +71,14 @@ def _trailer(w: ByteWriter, sections) -> None:
     w.raw(END_MAGIC)
 
 
-def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
+def write_mtok(spec: dict, *, accel_sections=None) -> bytes:
     """Serializes a spec. Raises FormatError for anything mtok cannot run
     exactly.
 
-    With `accel`, the file also carries the lookup tables the native core
-    would otherwise build at every load (computed by loading it once).
+    `accel_sections`, a function from the file's bytes to (tag, payload)
+    pairs, adds the lookup tables the native core would otherwise build at
+    every load: the conversion layer passes the core's own
+    (mtok.convert.export.export_mtok). The writer itself stays pure Python.
     """
     tokens = _added_tokens(spec)
     template = template_of(spec.get("post_processor"))
@@ -122,10 +124,8 @@ def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
         sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))
     body = w.getvalue()
     data = _assemble(body, sections)
-    if accel:
-        from .. import _native
-
-        data = _assemble(body, sections + [(tag, 0, payload) for tag, payload in _native.accel_sections(data)])
+    if accel_sections is not None:
+        data = _assemble(body, sections + [(tag, 0, payload) for tag, payload in accel_sections(data)])
     return data
 
 
