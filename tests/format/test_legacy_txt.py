@@ -13,11 +13,11 @@ import pytest
 import corpus
 import mtok
 from mnn_export import mnn_txt_bert, mnn_txt_huggingface, mnn_txt_sentencepiece
-from mtok.convert.mnn_txt import spec_from_mnn_txt
+from mtok.convert.legacy.mnn_txt import spec_from_mnn_txt
 from mtok.convert.openai_encodings import ENCODING_SPECS
 from mtok.convert.tiktoken_file import parse_ranks, spec_from_ranks
 from mtok.convert.tokenizer_json import load_tokenizer_json
-from mtok.format.legacy_txt import export_legacy_txt
+from mtok.convert.legacy.writer import export_legacy_txt
 from mtok.convert.export import export_mtok
 
 tokenizers = pytest.importorskip("tokenizers")

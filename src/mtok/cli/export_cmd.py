@@ -78,7 +78,7 @@ def run(args) -> int:
         print(f"wrote {args.output} ({len(data)} bytes)")
         return 0
 
-    from ..format.legacy_txt import export_legacy_txt
+    from ..convert.legacy.writer import export_legacy_txt
 
     result = export_legacy_txt(spec, args.legacy_type, allow_loss=args.allow_loss)
     _write(args.output, result.data)

@@ -17,7 +17,7 @@ from .malformed import malformed_as_format_error
 LOADERS = {
     "tokenizer.json": ("tokenizer_json", "load_tokenizer_json"),
     "tiktoken": ("tiktoken_file", "load_tiktoken_file"),
-    "mnn-txt": ("mnn_txt", "load_mnn_txt"),
+    "mnn-txt": ("legacy.mnn_txt", "load_mnn_txt"),
     "sentencepiece": ("sentencepiece", "load_sentencepiece"),
 }
 
