@@ -50,7 +50,7 @@ Value Interpreter::GetItem(const Value& obj, const Value& key) {
     case Kind::kList:
     case Kind::kTuple:
     case Kind::kString:
-      if (key.is_integral()) {
+      if (key.is_integral() && !obj.iterator) {
         int64_t n = Length(obj);
         int64_t k = key.as_int();
         if (k < 0) k += n;

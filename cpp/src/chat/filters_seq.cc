@@ -68,11 +68,12 @@ Value Join(Interpreter& in, const Value& v, const CallArgs& a) {
 
 // map(attribute=...) or map('filter', args...).
 Value Map(Interpreter& in, const Value& v, const CallArgs& a) {
+  if (a.positional.empty() && !a.Named("attribute")) Fail("FilterArgumentError", "map requires a filter argument");
+  if (!Truthy(v)) return Generator({});  // jinja2: `if value:` before iterating
   List items = in.Iterate(v);
   List out;
   if (a.positional.empty()) {
     const Value* attribute = a.Named("attribute");
-    if (!attribute) return Generator({});
     const Value* dflt = a.Named("default");
     for (const Value& item : items) {
       Value x = GetPath(in, item, *attribute);
@@ -91,6 +92,7 @@ Value Map(Interpreter& in, const Value& v, const CallArgs& a) {
 
 // select/reject/selectattr/rejectattr.
 Value SelectOrReject(Interpreter& in, const Value& v, const CallArgs& a, bool attr, bool keep) {
+  if (!Truthy(v)) return Generator({});  // jinja2: `if value:` before iterating
   List items = in.Iterate(v);
   size_t at = 0;
   Value attribute;

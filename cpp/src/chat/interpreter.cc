@@ -200,6 +200,7 @@ Interpreter::Flow Interpreter::ExecFor(const Stmt& s) {
   }
   const int64_t n = static_cast<int64_t>(items.size());
   for (int64_t k = 0; k < n; ++k) {
+    scope_->vars.clear();  // jinja2: what an iteration sets is gone in the next
     Assign(s.target, items[k]);
     Dict loop;
     auto put = [&](const char* key, Value v) { loop.items.emplace_back(Value::Str(key), std::move(v)); };
@@ -243,6 +244,9 @@ void Interpreter::Assign(const Target& t, const Value& v) {
   if (!t.tuple) {
     scope_->Set(t.names[0], v);
     return;
+  }
+  if (!(v.is_list_like() || v.is_dict() || v.is_string() || v.is_undefined())) {
+    TypeFail("cannot unpack non-iterable " + TypeName(v) + " object");
   }
   List items = Iterate(v);
   size_t want = t.names.size();

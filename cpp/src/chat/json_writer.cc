@@ -99,7 +99,10 @@ class Writer {
       case Kind::kFloat: out->append(FloatJson(v.f)); return;
       case Kind::kString: WriteString(v.s(), o_.ensure_ascii, out); return;
       case Kind::kList:
-      case Kind::kTuple: WriteList(v.list(), level, out); return;
+      case Kind::kTuple:
+        if (v.iterator) NotSerializable(v);
+        WriteList(v.list(), level, out);
+        return;
       case Kind::kDict: WriteDict(v.dict(), level, out); return;
       default: NotSerializable(v);
     }

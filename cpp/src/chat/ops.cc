@@ -20,15 +20,23 @@ int64_t CheckedMul(int64_t a, int64_t b) {
   return r;
 }
 
+void CheckRepeat(Interpreter& in, int64_t length, int64_t times) {
+  int64_t size = CheckedMul(length, times);
+  if (size > in.limits().max_sequence_length) {
+    Fail("RenderLimitError", "template repetition would build a sequence of length " + std::to_string(size) +
+                                 ", more than the limit of " + std::to_string(in.limits().max_sequence_length));
+  }
+}
+
 Value Repeat(Interpreter& in, const Value& seq, int64_t times) {
   if (times < 0) times = 0;
   if (seq.is_string()) {
-    in.CheckLength(static_cast<size_t>(CheckedMul(static_cast<int64_t>(CodePointCount(seq.s())), times)), "str");
+    CheckRepeat(in, static_cast<int64_t>(CodePointCount(seq.s())), times);
     std::string out;
     for (int64_t k = 0; k < times; ++k) out += seq.s();
     return Value::Str(std::move(out));
   }
-  in.CheckLength(static_cast<size_t>(CheckedMul(static_cast<int64_t>(seq.list().size()), times)), "list");
+  CheckRepeat(in, static_cast<int64_t>(seq.list().size()), times);
   List out;
   for (int64_t k = 0; k < times; ++k) out.insert(out.end(), seq.list().begin(), seq.list().end());
   return seq.kind == Kind::kTuple ? Value::MakeTuple(std::move(out)) : Value::MakeList(std::move(out));
@@ -138,15 +146,20 @@ Value BinaryOp(Interpreter& in, const std::string& op, const Value& a, const Val
       if (__builtin_add_overflow(a.as_int(), b.as_int(), &r)) Overflow();
       return Value::Int(r);
     }
+    if ((a.is_string() && b.is_string()) || (a.is_list_like() && a.kind == b.kind)) {
+      size_t size = a.is_string() ? CodePointCount(a.s()) + CodePointCount(b.s()) : a.list().size() + b.list().size();
+      if (static_cast<int64_t>(size) > in.limits().max_sequence_length) {
+        Fail("RenderLimitError", "template '+' would build a sequence of length " + std::to_string(size) +
+                                     ", more than the limit of " + std::to_string(in.limits().max_sequence_length));
+      }
+    }
     if (a.is_string() && b.is_string()) {
-      in.CheckLength(CodePointCount(a.s()) + CodePointCount(b.s()), "str");
       // Markup + str escapes the str (markupsafe), str + Markup too.
       if (a.markup && !b.markup) return Value::Str(a.s() + HtmlEscape(b.s()), true);
       if (b.markup && !a.markup) return Value::Str(HtmlEscape(a.s()) + b.s(), true);
       return Value::Str(a.s() + b.s(), a.markup);
     }
     if (a.is_list_like() && a.kind == b.kind) {
-      in.CheckLength(a.list().size() + b.list().size(), TypeName(a).c_str());
       List out = a.list();
       out.insert(out.end(), b.list().begin(), b.list().end());
       return a.kind == Kind::kTuple ? Value::MakeTuple(std::move(out)) : Value::MakeList(std::move(out));
@@ -265,11 +278,14 @@ int64_t Length(const Value& v) {
   switch (v.kind) {
     case Kind::kString: return static_cast<int64_t>(CodePointCount(v.s()));
     case Kind::kList:
-    case Kind::kTuple: return static_cast<int64_t>(v.list().size());
+    case Kind::kTuple:
+      if (v.iterator) break;
+      return static_cast<int64_t>(v.list().size());
     case Kind::kDict: return static_cast<int64_t>(v.dict().size());
     case Kind::kUndefined: return 0;
-    default: TypeFail("object of type '" + TypeName(v) + "' has no len()");
+    default: break;
   }
+  TypeFail("object of type '" + TypeName(v) + "' has no len()");
 }
 
 Value SliceValue(const Value& obj, const Value& start, const Value& stop, const Value& step) {

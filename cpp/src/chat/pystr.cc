@@ -217,6 +217,7 @@ std::string Repr(const Value& v) {
     case Kind::kString: return v.markup ? "Markup(" + StrRepr(v.s()) + ")" : StrRepr(v.s());
     case Kind::kList:
     case Kind::kTuple: {
+      if (v.iterator) return "<generator object>";
       bool tuple = v.kind == Kind::kTuple;
       std::string out = tuple ? "(" : "[";
       const List& items = v.list();
