@@ -64,9 +64,11 @@ def python_render(templates, messages, options=None, bos=None, eos=None):
     """("ok", text) or ("error", kind, reason) from the Python renderer."""
     from mtok.errors import TemplateError
 
+    options = copy.deepcopy(options or {})
+    bos = options.pop("bos_token", bos)  # the options override the tokenizer's, as in the C API
+    eos = options.pop("eos_token", eos)
     try:
-        return ("ok", templates.render(copy.deepcopy(messages), bos_token=bos, eos_token=eos,
-                                       **copy.deepcopy(options or {})))
+        return ("ok", templates.render(copy.deepcopy(messages), bos_token=bos, eos_token=eos, **options))
     except TemplateError as exc:
         return ("error", exc.kind, exc.reason)
 

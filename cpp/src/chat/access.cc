@@ -16,8 +16,9 @@ Value NoElement(const Value& obj, const Value& key) {
 
 // getattr(obj, name) for a str key; Undefined (without info) when absent.
 Value PythonAttribute(const Value& obj, const std::string& name) {
-  if (obj.kind == Kind::kNamespace) {
-    const Value* v = obj.ns().attrs.Find(std::string_view(name));
+  if (obj.kind == Kind::kNamespace || (obj.kind == Kind::kCallable && obj.fn().attrs)) {
+    const Dict& attrs = obj.kind == Kind::kNamespace ? obj.ns().attrs : *obj.fn().attrs;
+    const Value* v = attrs.Find(std::string_view(name));
     return v ? *v : Value();
   }
   return Method(obj, name);

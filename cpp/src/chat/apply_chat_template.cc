@@ -93,8 +93,15 @@ std::string MarkFinalMessage(List* chat, const Value& option, std::string_view s
     List blocks = final.list();
     bool found = false;
     for (size_t k = blocks.size(); k-- > 0;) {
-      if (!blocks[k].is_dict()) InputFail("TypeError: content blocks must be objects");
-      Dict block = blocks[k].dict();
+      // Python: `"text" in block`, then block["text"], on whatever the block is.
+      const Value& b = blocks[k];
+      if (b.is_string() || b.is_list_like()) {
+        if (!Contains(b, Value::Str("text"))) continue;
+        InputFail(b.is_string() ? "TypeError: string indices must be integers, not 'str'"
+                                : "TypeError: list indices must be integers or slices, not str");
+      }
+      if (!b.is_dict()) InputFail("TypeError: argument of type " + StrRepr(TypeName(b)) + " is not iterable");
+      Dict block = b.dict();
       const Value* text = block.Find(std::string_view("text"));
       if (text == nullptr) continue;
       if (!text->is_string()) InputFail("TypeError: unsupported operand type(s) for +: '" + TypeName(*text) + "' and 'str'");
@@ -168,18 +175,26 @@ std::string Render(std::string_view source, std::string_view messages_json, std:
 
   Template tmpl = Parse(source);
 
+  // Python iterates tools and documents whatever they are: a string or an
+  // object yields strings (rejected below), a number is not iterable.
+  auto items = [](const Value& v) -> List {
+    if (v.is_list_like()) return v.list();
+    if (v.is_string() || v.is_dict()) return Truthy(v) ? List{Value::Str("")} : List{};
+    InputFail("TypeError: " + StrRepr(TypeName(v)) + " object is not iterable");
+  };
   if (!tools.is_none()) {
-    if (!tools.is_list_like()) InputFail("TypeError: tools must be a JSON array of tool schemas");
-    for (const Value& t : tools.list()) {
+    List schemas;
+    for (const Value& t : items(tools)) {
       if (!t.is_dict()) {
         InputFail("Tools should either be a JSON schema, or a callable function with type hints and a docstring "
                   "suitable for auto-conversion to a schema.");
       }
+      schemas.push_back(t);
     }
+    tools = Value::MakeList(std::move(schemas));
   }
   if (!documents.is_none()) {
-    if (!documents.is_list_like()) InputFail("TypeError: documents must be a JSON array of objects");
-    for (const Value& d : documents.list()) {
+    for (const Value& d : items(documents)) {
       if (!d.is_dict()) InputFail("Documents should be a list of dicts with 'title' and 'text' keys!");
     }
   }

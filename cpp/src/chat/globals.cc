@@ -43,7 +43,7 @@ Value Range(Interpreter& in, const CallArgs& a) {
   }
   List out;
   for (int64_t k = 0; k < static_cast<int64_t>(count); ++k) out.push_back(Value::Int(start + k * step));
-  return Value::MakeList(std::move(out));
+  return Value::Range(start, stop, step, std::move(out));
 }
 
 // dict(mapping_or_pairs, **kwargs) and namespace(...) take the same arguments.
@@ -86,6 +86,23 @@ Value StrftimeNow(Interpreter& in, const CallArgs& a) {
 void AddGlobals(Dict* g) {
   Add(g, "range", Range);
   Add(g, "dict", [](Interpreter& in, const CallArgs& a) { return Value::MakeDict(DictFromArgs(in, a, "dict")); });
+  {
+    // dict.fromkeys(keys, value=None): the global is a callable with that attribute.
+    auto fromkeys = std::make_shared<Callable>();
+    fromkeys->name = "built-in method fromkeys of type object";
+    fromkeys->call = [](Interpreter& in, const CallArgs& a) {
+      if (a.positional.empty() || a.positional.size() > 2) TypeFail("fromkeys expected 1 or 2 arguments");
+      Dict d;
+      for (const Value& k : in.Iterate(a.positional[0])) d.Set(k, a.positional.size() > 1 ? a.positional[1] : Value::None());
+      return Value::MakeDict(std::move(d));
+    };
+    Dict attrs;
+    attrs.Set(Value::Str("fromkeys"), Value::MakeCallable(std::move(fromkeys)));
+    auto dict = std::make_shared<Callable>(g->Find(std::string_view("dict"))->fn());
+    dict->attrs = std::make_shared<const Dict>(std::move(attrs));
+    dict->type_name = "_DictFactory";
+    g->Set(Value::Str("dict"), Value::MakeCallable(std::move(dict)));
+  }
   Add(g, "namespace", [](Interpreter& in, const CallArgs& a) {
     auto ns = std::make_shared<Namespace>();
     ns->attrs = DictFromArgs(in, a, "namespace");

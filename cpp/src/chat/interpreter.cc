@@ -105,7 +105,7 @@ Value Interpreter::ApplyFilterChain(const std::vector<ExprPtr>& filters, Value v
   return v;
 }
 
-// A child scope for a loop, with block or macro body, restored on exit.
+// Makes `inner` the current scope until the end of the block.
 struct ScopeGuard {
   ScopeGuard(std::shared_ptr<Scope>* slot, std::shared_ptr<Scope> inner) : slot_(slot), saved_(*slot) {
     *slot_ = std::move(inner);
@@ -137,7 +137,7 @@ Interpreter::Flow Interpreter::ExecStmt(const Stmt& s) {
         }
         return Exec(s.else_body);
       case StmtKind::kFor:
-        return ExecFor(s);
+        return ExecFor(s, Eval(*s.expr), 0);
       case StmtKind::kSet:
         Assign(s.target, Eval(*s.expr));
         return Flow::kNormal;
@@ -184,10 +184,64 @@ Interpreter::Flow Interpreter::ExecStmt(const Stmt& s) {
   return Flow::kNormal;
 }
 
-Interpreter::Flow Interpreter::ExecFor(const Stmt& s) {
-  if (s.recursive) Fail("TemplateRuntimeError", "recursive for loops are not supported by the native renderer");
-  List items = Iterate(Eval(*s.expr));
+// The `loop` object of one iteration: its attributes, cycle(), and for
+// recursive loops, loop(items) rendering the body over items one level deeper.
+static Value LoopObject(const Stmt& s, const List& items, int64_t k, int depth, std::shared_ptr<Scope> outer) {
+  const int64_t n = static_cast<int64_t>(items.size());
+  auto loop = std::make_shared<Dict>();
+  auto put = [&](const char* key, Value v) { loop->items.emplace_back(Value::Str(key), std::move(v)); };
+  put("index", Value::Int(k + 1));
+  put("index0", Value::Int(k));
+  put("revindex", Value::Int(n - k));
+  put("revindex0", Value::Int(n - k - 1));
+  put("first", Value::Bool(k == 0));
+  put("last", Value::Bool(k == n - 1));
+  put("length", Value::Int(n));
+  put("depth", Value::Int(depth + 1));
+  put("depth0", Value::Int(depth));
+  put("previtem", k > 0 ? items[k - 1] : Value::Undefined("there is no previous item"));
+  put("nextitem", k + 1 < n ? items[k + 1] : Value::Undefined("there is no next item"));
+  auto cycle = std::make_shared<Callable>();
+  cycle->name = "bound method LoopContext.cycle";
+  cycle->call = [k](Interpreter&, const CallArgs& a) {
+    if (a.positional.empty()) Fail("TypeError", "no items for cycling given");
+    return a.positional[k % a.positional.size()];
+  };
+  put("cycle", Value::MakeCallable(std::move(cycle)));
+  auto fn = std::make_shared<Callable>();
+  fn->name = "LoopContext " + std::to_string(k + 1) + "/" + std::to_string(n);
+  fn->type_name = "LoopContext";
+  fn->attrs = std::move(loop);
+  const Stmt* stmt = &s;
+  fn->call = [stmt, depth, outer](Interpreter& in, const CallArgs& a) -> Value {
+    if (!stmt->recursive) {
+      Fail("TypeError", "The loop must have the 'recursive' marker to be called recursively.");
+    }
+    if (a.positional.size() != 1) Fail("TypeError", "loop() takes exactly one argument");
+    return in.RecurseLoop(*stmt, a.positional[0], depth + 1, outer);
+  };
+  return Value::MakeCallable(std::move(fn));
+}
+
+Value Interpreter::RecurseLoop(const Stmt& s, const Value& iterable, int depth, std::shared_ptr<Scope> outer) {
+  ScopeGuard guard(&scope_, outer);
+  std::string buffer;
+  std::string* saved = out_;
+  out_ = &buffer;
+  try {
+    ExecFor(s, iterable, depth);
+  } catch (...) {
+    out_ = saved;
+    throw;
+  }
+  out_ = saved;
+  return Value::Str(std::move(buffer));
+}
+
+Interpreter::Flow Interpreter::ExecFor(const Stmt& s, const Value& iterable, int depth) {
+  List items = Iterate(iterable);
   CountIterations(static_cast<int64_t>(items.size()));
+  std::shared_ptr<Scope> outer = scope_;
   ScopeGuard guard(&scope_, Child(scope_));
   if (s.cond) {
     List kept;
@@ -196,33 +250,12 @@ Interpreter::Flow Interpreter::ExecFor(const Stmt& s) {
       if (Truthy(Eval(*s.cond))) kept.push_back(item);
     }
     items = std::move(kept);
-    scope_->vars.clear();
   }
   const int64_t n = static_cast<int64_t>(items.size());
   for (int64_t k = 0; k < n; ++k) {
     scope_->vars.clear();  // jinja2: what an iteration sets is gone in the next
     Assign(s.target, items[k]);
-    Dict loop;
-    auto put = [&](const char* key, Value v) { loop.items.emplace_back(Value::Str(key), std::move(v)); };
-    put("index", Value::Int(k + 1));
-    put("index0", Value::Int(k));
-    put("revindex", Value::Int(n - k));
-    put("revindex0", Value::Int(n - k - 1));
-    put("first", Value::Bool(k == 0));
-    put("last", Value::Bool(k == n - 1));
-    put("length", Value::Int(n));
-    put("depth", Value::Int(1));
-    put("depth0", Value::Int(0));
-    put("previtem", k > 0 ? items[k - 1] : Value::Undefined("there is no previous item"));
-    put("nextitem", k + 1 < n ? items[k + 1] : Value::Undefined("there is no next item"));
-    auto cycle = std::make_shared<Callable>();
-    cycle->name = "bound method LoopContext.cycle";
-    cycle->call = [k](Interpreter&, const CallArgs& a) {
-      if (a.positional.empty()) Fail("TypeError", "no items for cycling given");
-      return a.positional[k % a.positional.size()];
-    };
-    put("cycle", Value::MakeCallable(std::move(cycle)));
-    scope_->Set("loop", Value::MakeDict(std::move(loop)));
+    scope_->Set("loop", LoopObject(s, items, k, depth, outer));
     Flow f = Exec(s.body);
     if (f == Flow::kBreak) break;
   }

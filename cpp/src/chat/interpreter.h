@@ -56,13 +56,14 @@ class Interpreter {
   void CheckLength(size_t length, const char* what);
   const Limits& limits() const { return limits_; }
   std::tm Now() const { return clock_(); }
+  // loop(items) in a recursive for loop: the body over items, one level deeper.
+  Value RecurseLoop(const Stmt& s, const Value& iterable, int depth, std::shared_ptr<Scope> outer);
 
  private:
-  friend struct ExecContext;
   enum class Flow { kNormal, kBreak, kContinue };
   Flow Exec(const Body& body);
   Flow ExecStmt(const Stmt& s);
-  Flow ExecFor(const Stmt& s);
+  Flow ExecFor(const Stmt& s, const Value& iterable, int depth);
   void ExecSet(const Stmt& s);
   std::string Capture(const Body& body);
   void Assign(const Target& t, const Value& v);

@@ -100,7 +100,7 @@ class Writer {
       case Kind::kString: WriteString(v.s(), o_.ensure_ascii, out); return;
       case Kind::kList:
       case Kind::kTuple:
-        if (v.iterator) NotSerializable(v);
+        if (v.iterator || v.range) NotSerializable(v);
         WriteList(v.list(), level, out);
         return;
       case Kind::kDict: WriteDict(v.dict(), level, out); return;

@@ -146,7 +146,7 @@ Value BinaryOp(Interpreter& in, const std::string& op, const Value& a, const Val
       if (__builtin_add_overflow(a.as_int(), b.as_int(), &r)) Overflow();
       return Value::Int(r);
     }
-    if ((a.is_string() && b.is_string()) || (a.is_list_like() && a.kind == b.kind)) {
+    if ((a.is_string() && b.is_string()) || (a.is_plain_sequence() && b.is_plain_sequence() && a.kind == b.kind)) {
       size_t size = a.is_string() ? CodePointCount(a.s()) + CodePointCount(b.s()) : a.list().size() + b.list().size();
       if (static_cast<int64_t>(size) > in.limits().max_sequence_length) {
         Fail("RenderLimitError", "template '+' would build a sequence of length " + std::to_string(size) +
@@ -159,12 +159,12 @@ Value BinaryOp(Interpreter& in, const std::string& op, const Value& a, const Val
       if (b.markup && !a.markup) return Value::Str(HtmlEscape(a.s()) + b.s(), true);
       return Value::Str(a.s() + b.s(), a.markup);
     }
-    if (a.is_list_like() && a.kind == b.kind) {
+    if (a.is_plain_sequence() && b.is_plain_sequence() && a.kind == b.kind) {
       List out = a.list();
       out.insert(out.end(), b.list().begin(), b.list().end());
       return a.kind == Kind::kTuple ? Value::MakeTuple(std::move(out)) : Value::MakeList(std::move(out));
     }
-    if (a.is_string() || a.is_list_like()) {
+    if (a.is_string() || a.is_plain_sequence()) {
       TypeFail("can only concatenate " + TypeName(a) + " (not \"" + TypeName(b) + "\") to " + TypeName(a));
     }
     Unsupported("+", a, b);
@@ -178,10 +178,10 @@ Value BinaryOp(Interpreter& in, const std::string& op, const Value& a, const Val
   }
   if (op == "*") {
     if (nums) return floats ? Value::Float(a.as_double() * b.as_double()) : Value::Int(CheckedMul(a.as_int(), b.as_int()));
-    if ((a.is_string() || a.is_list_like()) && b.is_integral()) return Repeat(in, a, b.as_int());
-    if ((b.is_string() || b.is_list_like()) && a.is_integral()) return Repeat(in, b, a.as_int());
-    if (a.is_string() || a.is_list_like() || b.is_string() || b.is_list_like()) {
-      const Value& other = a.is_string() || a.is_list_like() ? b : a;
+    if ((a.is_string() || a.is_plain_sequence()) && b.is_integral()) return Repeat(in, a, b.as_int());
+    if ((b.is_string() || b.is_plain_sequence()) && a.is_integral()) return Repeat(in, b, a.as_int());
+    if (a.is_string() || a.is_plain_sequence() || b.is_string() || b.is_plain_sequence()) {
+      const Value& other = a.is_string() || a.is_plain_sequence() ? b : a;
       TypeFail("can't multiply sequence by non-int of type '" + TypeName(other) + "'");
     }
     Unsupported("*", a, b);

@@ -85,14 +85,18 @@ class Parser {
   Body Subparse(std::initializer_list<const char*> ends) {
     Depth depth(this);
     Body body;
+    if (ends.size() != 0) end_stack_.emplace_back(ends.begin(), ends.end());
+    struct Pop {
+      ~Pop() {
+        if (on) stack->pop_back();
+      }
+      std::vector<std::vector<std::string>>* stack;
+      bool on;
+    } pop{&end_stack_, ends.size() != 0};
     while (true) {
       const Token& t = Cur();
       if (t.type == Tok::kEof) {
-        if (ends.size() != 0) {
-          std::string names;
-          for (const char* e : ends) names += std::string(names.empty() ? "" : " or ") + "'" + e + "'";
-          Error("Unexpected end of template. Jinja was looking for the following tags: " + names + ".");
-        }
+        if (ends.size() != 0) UnknownTagOrEof(nullptr);
         return body;
       }
       if (t.type == Tok::kData) {
@@ -131,8 +135,48 @@ class Parser {
     ExpectBlockEnd();
   }
 
+  // jinja2's message for an unknown tag (name) or the end of the template
+  // (null) inside blocks: what it was looking for and the innermost block.
+  [[noreturn]] void UnknownTagOrEof(const std::string* name) {
+    std::string msg = name ? "Encountered unknown tag '" + *name + "'." : "Unexpected end of template.";
+    if (!end_stack_.empty()) {
+      bool expected = false;
+      for (const auto& level : end_stack_) {
+        for (const std::string& e : level) expected |= name && e == *name;
+      }
+      std::string looking;
+      for (const std::string& e : end_stack_.back()) looking += (looking.empty() ? "'" : " or '") + e + "'";
+      if (expected) {
+        msg += " You probably made a nesting mistake. Jinja is expecting this tag, but currently looking for " +
+               looking + ".";
+      } else {
+        msg += " Jinja was looking for the following tags: " + looking + ".";
+      }
+    }
+    if (!tag_stack_.empty()) msg += " The innermost block that needs to be closed is '" + tag_stack_.back() + "'.";
+    Error(msg);
+  }
+
   StmtPtr Statement() {
     if (Cur().type != Tok::kName) Error("tag name expected");
+    static const char* const kTags[] = {"if", "for", "set", "macro", "call", "filter", "with", "break",
+                                        "continue", "generation"};
+    bool known = false;
+    for (const char* t : kTags) known |= Cur().value == t;
+    if (!known) {
+      std::string tag = Cur().value;
+      if (tag == "extends" || tag == "include" || tag == "import" || tag == "from" || tag == "block") {
+        Error("'" + tag + "' is not supported in chat templates (they cannot load other templates)");
+      }
+      UnknownTagOrEof(&tag);
+    }
+    tag_stack_.push_back(Cur().value);
+    StmtPtr s = KnownStatement();
+    tag_stack_.pop_back();
+    return s;
+  }
+
+  StmtPtr KnownStatement() {
     std::string tag = Cur().value;
     auto s = std::make_unique<Stmt>();
     s->line = Cur().line;
@@ -150,17 +194,11 @@ class Parser {
       ExpectBlockEnd();
       return s;
     }
-    if (tag == "generation") {
-      s->kind = StmtKind::kScope;
-      ExpectBlockEnd();
-      s->body = Subparse({"endgeneration"});
-      EndTag("endgeneration");
-      return s;
-    }
-    if (tag == "extends" || tag == "include" || tag == "import" || tag == "from" || tag == "block") {
-      Error("'" + tag + "' is not supported in chat templates (they cannot load other templates)");
-    }
-    Error("Encountered unknown tag '" + tag + "'.");
+    s->kind = StmtKind::kScope;
+    ExpectBlockEnd();
+    s->body = Subparse({"endgeneration"});
+    EndTag("endgeneration");
+    return s;
   }
 
   StmtPtr If(StmtPtr s) {
@@ -834,6 +872,8 @@ class Parser {
   int loop_depth_ = 0;
   bool soft_ = false;
   std::vector<std::string> names_seen_;
+  std::vector<std::vector<std::string>> end_stack_;  // the end tags each open block waits for
+  std::vector<std::string> tag_stack_;               // the open blocks' tags
 };
 
 }  // namespace

@@ -218,6 +218,11 @@ std::string Repr(const Value& v) {
     case Kind::kList:
     case Kind::kTuple: {
       if (v.iterator) return "<generator object>";
+      if (v.range) {
+        const RangeList& r = *static_cast<const RangeList*>(v.ptr.get());
+        return "range(" + std::to_string(r.start) + ", " + std::to_string(r.stop) +
+               (r.step == 1 ? std::string() : ", " + std::to_string(r.step)) + ")";
+      }
       bool tuple = v.kind == Kind::kTuple;
       std::string out = tuple ? "(" : "[";
       const List& items = v.list();

@@ -46,6 +46,14 @@ Value Value::MakeCallable(std::shared_ptr<const Callable> fn) {
   return v;
 }
 
+Value Value::Range(int64_t start, int64_t stop, int64_t step, List items) {
+  Value v;
+  v.kind = Kind::kList;
+  v.range = true;
+  v.ptr = std::make_shared<const RangeList>(RangeList{std::move(items), start, stop, step});
+  return v;
+}
+
 Value Value::Undefined(std::string message, bool security) {
   Value v;
   v.ptr = std::make_shared<const UndefinedInfo>(UndefinedInfo{std::move(message), security});
@@ -89,7 +97,8 @@ bool Equal(const Value& a, const Value& b) {
     if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) return a.as_double() == b.as_double();
     return a.as_int() == b.as_int();
   }
-  if (a.kind != b.kind) return false;
+  if (a.kind != b.kind || a.range != b.range) return false;
+  if (a.iterator || b.iterator) return a.ptr == b.ptr;
   switch (a.kind) {
     case Kind::kUndefined:
     case Kind::kNone:
@@ -152,11 +161,13 @@ std::string TypeName(const Value& v) {
     case Kind::kInt: return "int";
     case Kind::kFloat: return "float";
     case Kind::kString: return v.markup ? "Markup" : "str";
-    case Kind::kList: return v.iterator ? "generator" : "list";
+    case Kind::kList: return v.iterator ? "generator" : v.range ? "range" : "list";
     case Kind::kTuple: return "tuple";
     case Kind::kDict: return "dict";
     case Kind::kNamespace: return "SafeNamespace";
-    case Kind::kCallable: return v.fn().name.rfind("macro:", 0) == 0 ? "Macro" : "builtin_function_or_method";
+    case Kind::kCallable:
+      if (!v.fn().type_name.empty()) return v.fn().type_name;
+      return v.fn().name.rfind("macro:", 0) == 0 ? "Macro" : "builtin_function_or_method";
   }
   return "object";
 }
@@ -166,6 +177,7 @@ std::string ObjectTypeRepr(const Value& v) {
   if (v.kind == Kind::kString && v.markup) return "markupsafe.Markup object";
   if (v.kind == Kind::kNamespace) return "mtok.chat.environment.SafeNamespace object";
   if (v.kind == Kind::kUndefined) return "jinja2.runtime.Undefined object";
+  if (v.kind == Kind::kCallable && v.fn().type_name == "LoopContext") return "jinja2.runtime.LoopContext object";
   return TypeName(v) + " object";
 }
 

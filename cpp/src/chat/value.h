@@ -38,6 +38,7 @@ struct Value {
   Kind kind = Kind::kUndefined;
   bool markup = false;    // kString: jinja2 Markup (from |safe, |tojson|safe ...)
   bool iterator = false;  // kList: a generator (from |map, |select ...): no len(), not JSON
+  bool range = false;     // kList: a range() object (ptr is a RangeList)
   union {
     bool b;
     int64_t i;
@@ -57,11 +58,14 @@ struct Value {
   static Value MakeNamespace(std::shared_ptr<Namespace> ns);
   static Value MakeCallable(std::shared_ptr<const Callable> fn);
   static Value Undefined(std::string message, bool security = false);
+  static Value Range(int64_t start, int64_t stop, int64_t step, List items);
 
   bool is_undefined() const { return kind == Kind::kUndefined; }
   bool is_none() const { return kind == Kind::kNone; }
   bool is_string() const { return kind == Kind::kString; }
   bool is_list_like() const { return kind == Kind::kList || kind == Kind::kTuple; }
+  // A list or tuple proper (not a generator or range): what + and * accept.
+  bool is_plain_sequence() const { return is_list_like() && !iterator && !range; }
   bool is_dict() const { return kind == Kind::kDict; }
   bool is_number() const { return kind == Kind::kBool || kind == Kind::kInt || kind == Kind::kFloat; }
   bool is_integral() const { return kind == Kind::kBool || kind == Kind::kInt; }
@@ -92,6 +96,13 @@ struct Namespace {
   Dict attrs;
 };
 
+// range(start, stop, step): its items and its arguments (for its repr).
+// Standard layout with the items first, so Value::list() reads it as a List.
+struct RangeList {
+  List items;
+  int64_t start, stop, step;
+};
+
 class Interpreter;
 struct CallArgs {
   std::vector<Value> positional;
@@ -103,6 +114,10 @@ struct CallArgs {
 struct Callable {
   std::string name;  // for reprs and errors
   std::function<Value(Interpreter&, const CallArgs&)> call;
+  // Attributes, for objects that are callable and have some (a loop's
+  // `loop`: loop.index ..., and loop(children) in recursive loops).
+  std::shared_ptr<const Dict> attrs;
+  std::string type_name;  // Python type name when attrs is set ("LoopContext")
 };
 
 // Python's ==, as jinja2 evaluates it (Undefined == Undefined is True).
