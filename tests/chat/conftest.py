@@ -86,7 +86,13 @@ def pytest_terminal_summary(terminalreporter):
 def native_renderer():
     """tests/native/chat_render_driver, built once per session (plain cmake,
     core only) into build/native, the build tests/native/test_alloc_free.py
-    uses too: the core compiles once for both."""
+    uses too: the core compiles once for both. MTOK_CHAT_DRIVER names a
+    prebuilt driver instead (an ASan/UBSan build, for instance)."""
+    import os
+
     from native_driver import REPO, build_driver
 
+    prebuilt = os.environ.get("MTOK_CHAT_DRIVER")  # e.g. an ASan build (see docs in native_driver.py)
+    if prebuilt:
+        return Path(prebuilt)
     return build_driver(REPO / "build" / "native")

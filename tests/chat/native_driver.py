@@ -1,6 +1,14 @@
 """Builds tests/native/chat_render_driver (the native chat template renderer
 behind a small CLI) once per session and runs batches of renders through it,
-next to the Python renderer (mtok.chat, jinja2) they are compared with."""
+next to the Python renderer (mtok.chat, jinja2) they are compared with.
+
+Under ASan and UBSan (MTOK_CHAT_DRIVER makes the tests use that build):
+
+    cmake -S . -B build/native-asan -DMTOK_NATIVE_TESTS=ON -DMTOK_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build build/native-asan -j2 --target chat_render_driver
+    MTOK_CHAT_DRIVER=build/native-asan/tests/native/chat_render_driver PYTHONPATH=src \
+        python -m pytest tests/chat/test_native_renderer.py tests/chat/test_native_semantics.py tests/chat/test_native_inputs.py
+"""
 
 import copy
 import json
