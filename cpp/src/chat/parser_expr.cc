@@ -74,25 +74,19 @@ ExprPtr ExprParser::Binary(ExprKind kind, ExprPtr left, ExprPtr right, int line,
   return e;
 }
 
-ExprPtr ExprParser::Or() {
+// `left (word right)*` for the keyword operators "or" and "and".
+ExprPtr ExprParser::Logical(const char* word, ExprKind kind, ExprPtr (ExprParser::*operand)()) {
   int line = Cur().line;
-  ExprPtr left = And();
-  while (IsName("or")) {
+  ExprPtr left = (this->*operand)();
+  while (IsName(word)) {
     Next();
-    left = Binary(ExprKind::kOr, std::move(left), And(), line);
+    left = Binary(kind, std::move(left), (this->*operand)(), line);
   }
   return left;
 }
 
-ExprPtr ExprParser::And() {
-  int line = Cur().line;
-  ExprPtr left = Not();
-  while (IsName("and")) {
-    Next();
-    left = Binary(ExprKind::kAnd, std::move(left), Not(), line);
-  }
-  return left;
-}
+ExprPtr ExprParser::Or() { return Logical("or", ExprKind::kOr, &ExprParser::And); }
+ExprPtr ExprParser::And() { return Logical("and", ExprKind::kAnd, &ExprParser::Not); }
 
 ExprPtr ExprParser::Not() {
   if (IsName("not")) {

@@ -80,6 +80,7 @@ class ExprParser {
   ExprPtr ParseTuple(std::initializer_list<const char*> extra, bool explicit_parens, bool with_condexpr = true);
   ExprPtr Expression(bool with_condexpr);
   ExprPtr Binary(ExprKind kind, ExprPtr left, ExprPtr right, int line, std::string op = "");
+  ExprPtr Logical(const char* word, ExprKind kind, ExprPtr (ExprParser::*operand)());
   ExprPtr Or();
   ExprPtr And();
   ExprPtr Not();
