@@ -47,8 +47,11 @@ install(TARGETS mtok mtok_static EXPORT mtokTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/cpp/include/mtok DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+# The public API's headers. Others in cpp/include/mtok serve the Python
+# bindings only; their symbols are not exported, so they are not installed.
+set(MTOK_PUBLIC_HEADERS mtok.h export.h status.h buffer.h encoding.h tokenizer.h decode_stream.h)
+list(TRANSFORM MTOK_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/cpp/include/mtok/)
+install(FILES ${MTOK_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mtok)
 
 set(_mtok_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mtok)
 install(EXPORT mtokTargets NAMESPACE mtok:: DESTINATION ${_mtok_cmake_dir})
