@@ -37,6 +37,20 @@ int Fail(int code, std::string_view message) {
 
 int Fail(const Status& status) { return Fail(CodeOf(status.kind()), status.message()); }
 
+int FailCaught(int code, const char* function, const char* what) noexcept {
+  try {
+    const char* kind = code == MTOK_E_INTERNAL ? ": internal error: " : ": ";
+    last_error = std::string(function) + kind + what;
+  } catch (...) {
+    last_error.clear();
+    try {
+      last_error = what;  // may fit where the longer message did not
+    } catch (...) {
+    }
+  }
+  return code;
+}
+
 int NullArgument(const char* function, const char* argument) {
   return Fail(MTOK_E_INVALID_ARGUMENT, std::string(function) + ": " + argument + " is NULL");
 }

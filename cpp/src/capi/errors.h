@@ -5,6 +5,7 @@
 #pragma once
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -23,18 +24,25 @@ inline int Check(const Status& status) { return status.ok() ? MTOK_OK : Fail(sta
 // MTOK_E_INVALID_ARGUMENT naming a NULL argument of `function`.
 int NullArgument(const char* function, const char* argument);
 
+// Fail for an exception caught at the boundary: "<function>: <what>".
+// Never throws (an out-of-memory message falls back to `what` alone).
+int FailCaught(int code, const char* function, const char* what) noexcept;
+
 // body() -> int, with every exception caught. `function` names the call in
-// the message.
+// the message. std::invalid_argument comes from the environment (a bad
+// MTOK_* variable); anything else escaping the core is a bug.
 template <typename Body>
 int Guard(const char* function, Body&& body) noexcept {
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    return Fail(MTOK_E_NO_MEMORY, std::string(function) + ": out of memory");
+    return FailCaught(MTOK_E_NO_MEMORY, function, "out of memory");
+  } catch (const std::invalid_argument& e) {
+    return FailCaught(MTOK_E_INVALID_ARGUMENT, function, e.what());
   } catch (const std::exception& e) {
-    return Fail(MTOK_E_INTERNAL, std::string(function) + ": internal error: " + e.what());
+    return FailCaught(MTOK_E_INTERNAL, function, e.what());
   } catch (...) {
-    return Fail(MTOK_E_INTERNAL, std::string(function) + ": internal error (unknown exception)");
+    return FailCaught(MTOK_E_INTERNAL, function, "unknown exception");
   }
 }
 
