@@ -70,7 +70,8 @@ MTOK_API void mtok_free_ids(uint32_t* ids);
    CPUs), with mtok_encode's rules. All ids go in one array: text i's are
    (*ids)[(*offsets)[i] .. (*offsets)[i + 1]), *offsets has n + 1 entries.
    Free *ids with mtok_free_ids and *offsets with mtok_free_offsets. The
-   first failing text fails the call; the message names its index. */
+   first failing text fails the call (an invalid UTF-8 one is named by its
+   index). */
 MTOK_API int mtok_encode_batch(const mtok_tokenizer* tok, const char* const* texts, const size_t* lens,
                                size_t n, int add_special_tokens, int num_threads, uint32_t** ids,
                                size_t** offsets);
@@ -115,9 +116,10 @@ MTOK_API int mtok_is_special(const mtok_tokenizer* tok, uint32_t id, int* specia
    messages_json: a JSON array of message objects. options_json: NULL, ""
    or a JSON object with "add_generation_prompt", "continue_final_message",
    "tools", "documents", "chat_template" (the name of one of the file's
-   named templates) and any other key as an extra template variable. The
-   file's special token texts (bos_token, eos_token, ...) are template
-   variables; options override them. */
+   named templates, or template source to render instead) and any other
+   key as an extra template variable. The file's special token texts
+   (bos_token, eos_token, ...) are template variables; options override
+   them. */
 MTOK_API int mtok_apply_chat_template(const mtok_tokenizer* tok, const char* messages_json,
                                       const char* options_json, char** text, size_t* len);
 
