@@ -10,6 +10,7 @@
 
 #include "mtok/buffer.h"
 #include "mtok/encoding.h"
+#include "mtok/export.h"
 #include "mtok/status.h"
 
 namespace mtok {
@@ -58,7 +59,7 @@ struct EncodeOptions {
   bool plain() const { return !details && !truncation.enabled && !padding.enabled; }
 };
 
-class Tokenizer {
+class MTOK_API Tokenizer {
  public:
   ~Tokenizer();
   static Status Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out);
