@@ -60,9 +60,17 @@ def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_
                   **legacy_options) -> bytes:
     from ..format.writer import write_mtok
 
+    path = resolve_source(path)
     with malformed_as_format_error(path):
-        return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
-                                    **legacy_options))
+        spec = None
+        if detect_format(path) == "tokenizer.json" and not any(v is not None for v in legacy_options.values()) \
+                and not (add_bos or add_eos):
+            from .tokenizer_json import load_tokenizer_json_fast
+
+            spec = load_tokenizer_json_fast(path)  # None: the Python importer reads the file
+        if spec is None:
+            spec = load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, **legacy_options)
+        return write_mtok(spec)
 
 
 # File names tried, in order, when a folder is given.

@@ -1,0 +1,29 @@
+// The converter's fast path for tokenizer.json: the "model" object (its
+// vocab and merges are nearly all of the file) read natively and written as
+// the .mtok model section, byte for byte what src/mtok/format/models.py
+// writes for the same model. The rest of the file (normalizer,
+// pre-tokenizer, added tokens, ...) is small and stays with the Python
+// importer, which splices this section in.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mtok::convert {
+
+struct HfModel {
+  size_t begin = 0, end = 0;        // the "model" value's byte span in the text
+  std::string type;                 // "BPE", "Unigram" or "WordPiece"
+  std::string section;              // the .mtok model section
+  std::vector<int64_t> looked_up;   // vocab ids of the requested tokens (-1: absent)
+};
+
+// Reads tokenizer.json text. False when the fast path does not take the file:
+// anything malformed, unusual (mtok_* keys, duplicate keys, other model
+// types) or that the Python writer would reject. The caller then converts
+// it with the Python importer, which reports what is wrong.
+bool ConvertHfModel(std::string_view json, const std::vector<std::string>& lookups, HfModel* out);
+
+}  // namespace mtok::convert
