@@ -3,7 +3,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include "convert/hf_model.h"
+#include "mtok/convert.h"
 
 namespace nb = nanobind;
 

@@ -1,9 +1,18 @@
 import functools
 import gc
+import os
+import tempfile
 
 import pytest
 
 from corpus import available
+
+
+def pytest_configure(config):
+    """Converted tokenizers go to a cache of the session's own (unless the
+    caller chose one), not to the user's."""
+    if "MTOK_CACHE_DIR" not in os.environ:
+        os.environ["MTOK_CACHE_DIR"] = tempfile.mkdtemp(prefix="mtok-test-cache-")
 
 
 def pytest_report_header(config):

@@ -1,4 +1,4 @@
-#include "convert/hf_model.h"
+#include "mtok/convert.h"
 
 #include <algorithm>
 #include <cstring>
