@@ -124,3 +124,85 @@ def test_lookups_give_vocab_ids():
     got = _native.hf_model_section(raw, ["a", "he", "nope"])
     assert got[2] == "BPE" and got[4] == [0, small_spec()["model"]["vocab"]["he"], None]
     assert json.loads(raw[got[0]:got[1]])["type"] == "BPE"
+
+
+# --- SentencePiece .model (cpp/src/convert/sp_model.cc) ---------------------
+
+def _spm_both(path, monkeypatch, **options):
+    """(native-path result, protobuf-path result): .mtok bytes or the error text."""
+    from mtok.convert.sentencepiece import load_sentencepiece
+
+    def run():
+        try:
+            return write_mtok(load_sentencepiece(str(path), **options))
+        except FormatError as e:
+            return f"FormatError: {e}"
+
+    fast = run()
+    with monkeypatch.context() as m:
+        m.setattr(_native, "sp_model_facts", lambda data: None)
+        slow = run()
+    return fast, slow
+
+
+@pytest.mark.parametrize("rel", ["llama2/tokenizer.model", "mistral/tokenizer.model.v1", "t5-small/spiece.model",
+                                 "sentencepiece-test/test_model.model", "sentencepiece-test/test_ja_model.model"])
+@pytest.mark.parametrize("options", [{}, {"add_bos": True}, {"add_eos": True}])
+def test_sentencepiece_bytes_match_the_protobuf_importer(rel, options, monkeypatch):
+    path = file_path("tokenizers", *rel.split("/"))
+    assert _native.sp_model_facts(path.read_bytes()) is not None
+    fast, slow = _spm_both(path, monkeypatch, **options)
+    assert fast == slow
+
+
+def _varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _piece(text, kind=1):
+    import struct
+
+    return _field(1, _field(1, text.encode()) + b"\x15" + struct.pack("<f", -1.5) + b"\x18" + _varint(kind))
+
+
+def _model(*pieces, trainer=b"\x18\x01"):
+    return b"".join(pieces) + _field(2, trainer)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("no unknown", _model(_piece("a"), _piece("b"))),
+    ("two unknowns", _model(_piece("<unk>", 2), _piece("u", 2))),
+    ("twice", _model(_piece("<unk>", 2), _piece("a"), _piece("a"))),
+    ("empty piece", _model(_piece("<unk>", 2), _piece(""))),
+    ("unknown enum", _model(_piece("<unk>", 2), _piece("a", 9))),
+    ("WORD model", _model(_piece("<unk>", 2), trainer=b"\x18\x03")),
+    ("denormalizer", _model(_piece("<unk>", 2)) + _field(5, _field(2, b"xx"))),
+    ("truncated", _model(_piece("<unk>", 2), _piece("abc"))[:-3]),
+])
+def test_sentencepiece_declined(tmp_path, monkeypatch, name, data):
+    path = tmp_path / "m.model"
+    path.write_bytes(data)
+    assert _native.sp_model_facts(data) is None
+    fast, slow = _spm_both(path, monkeypatch)
+    assert fast == slow
+
+
+def test_sentencepiece_small_model_taken(tmp_path, monkeypatch):
+    data = _model(_piece("<unk>", 2), _piece("<s>", 3), _piece("</s>", 3), _piece("\u2581a"), _piece("b", 4),
+                  _piece("<0x41>", 6), trainer=b"\x18\x02")
+    path = tmp_path / "m.model"
+    path.write_bytes(data)
+    facts = _native.sp_model_facts(data)
+    assert facts["kind"] == "SentencePieceBPE" and facts["user_defined"] == ["b"] and facts["control"] == ["<s>", "</s>"]
+    fast, slow = _spm_both(path, monkeypatch, add_bos=True, add_eos=True)
+    assert fast == slow

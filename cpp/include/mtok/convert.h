@@ -27,3 +27,29 @@ struct HfModel {
 bool ConvertHfModel(std::string_view json, const std::vector<std::string>& lookups, HfModel* out);
 
 }  // namespace mtok::convert
+
+namespace mtok::convert {
+
+// What the Python importer needs of a SentencePiece .model besides its
+// model section (src/mtok/convert/sentencepiece.py builds the spec).
+struct SpModel {
+  std::string kind;     // "Unigram" or "SentencePieceBPE"
+  std::string section;  // the .mtok model section
+  uint32_t pieces = 0, unk_id = 0;
+  // TrainerSpec (with the proto's defaults)
+  int32_t bos_id = 1, eos_id = 2;
+  bool byte_fallback = false, treat_whitespace_as_suffix = false;
+  std::string unk_surface = " \xE2\x81\x87 ";
+  // NormalizerSpec
+  std::string precompiled_charsmap;
+  bool add_dummy_prefix = true, remove_extra_whitespaces = true, escape_whitespaces = true;
+  std::vector<std::string> user_defined, control;  // pieces of those types, in id order
+  std::string unk_piece, bos_piece, eos_piece;     // empty when the id is out of range
+};
+
+// Reads a SentencePiece ModelProto. False when the fast path does not take
+// it (malformed, a denormalizer, WORD/CHAR models, unknown enum values, ...):
+// the protobuf importer then reads it and reports what is wrong.
+bool ConvertSpModel(std::string_view proto, SpModel* out);
+
+}  // namespace mtok::convert
