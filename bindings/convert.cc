@@ -57,6 +57,20 @@ nb::object SpModelFacts(nb::bytes data) {
   return d;
 }
 
+// The BPE model section of .tiktoken bytes, or None when the Python
+// importer is to read the file.
+nb::object TiktokenSection(nb::bytes data) {
+  std::string section;
+  uint32_t tokens = 0;
+  bool ok;
+  {
+    nb::gil_scoped_release release;
+    ok = mtok::convert::ConvertTiktokenRanks(std::string_view(data.c_str(), data.size()), &section, &tokens);
+  }
+  if (!ok) return nb::none();
+  return nb::bytes(section.data(), section.size());
+}
+
 }  // namespace
 
 void bind_convert(nb::module_& m) {
@@ -66,4 +80,6 @@ void bind_convert(nb::module_& m) {
   m.def("sp_model_facts", &SpModelFacts, nb::arg("data"),
         "SentencePiece .model bytes -> dict of what the importer needs (with the model section), "
         "or None when the file is left to the protobuf importer.");
+  m.def("tiktoken_model_section", &TiktokenSection, nb::arg("data"),
+        ".tiktoken bytes -> the BPE model section, or None when the file is left to the Python importer.");
 }

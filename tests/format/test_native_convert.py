@@ -206,3 +206,55 @@ def test_sentencepiece_small_model_taken(tmp_path, monkeypatch):
     assert facts["kind"] == "SentencePieceBPE" and facts["user_defined"] == ["b"] and facts["control"] == ["<s>", "</s>"]
     fast, slow = _spm_both(path, monkeypatch, add_bos=True, add_eos=True)
     assert fast == slow
+
+
+# --- .tiktoken rank files (cpp/src/convert/tiktoken_ranks.cc) ----------------
+
+def _tiktoken_both(path, monkeypatch, **options):
+    from mtok.convert.tiktoken_file import load_tiktoken_file
+
+    def run():
+        try:
+            return write_mtok(load_tiktoken_file(str(path), **options))
+        except FormatError as e:
+            return f"FormatError: {e}"
+
+    fast = run()
+    with monkeypatch.context() as m:
+        m.setattr(_native, "tiktoken_model_section", lambda data: None)
+        slow = run()
+    return fast, slow
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "cl100k_base"])
+def test_tiktoken_bytes_match_the_python_reader(name, monkeypatch):
+    path = file_path("tiktoken", f"{name}.tiktoken")
+    assert _native.tiktoken_model_section(path.read_bytes()) is not None
+    fast, slow = _tiktoken_both(path, monkeypatch)
+    assert fast == slow
+
+
+def _ranks_file(extra=b"", skip=None):
+    import base64
+
+    lines = [base64.b64encode(bytes([b])) + b" " + str(b).encode() for b in range(256) if b != skip]
+    lines += [base64.b64encode(b"he") + b" 256", base64.b64encode(b"hello") + b"\t257"]
+    return b"\r\n".join(lines) + b"\n\n" + extra
+
+
+@pytest.mark.parametrize("name,data,taken", [
+    ("ok", _ranks_file(), True),
+    ("missing byte", _ranks_file(skip=7), False),
+    ("rank twice", _ranks_file(b"aGk= 256\n"), False),
+    ("token twice", _ranks_file(b"aGU= 999\n"), False),
+    ("bad base64", _ranks_file(b"a*k= 300\n"), False),
+    ("bad padding", _ranks_file(b"aGk 300\n"), False),
+    ("negative rank", _ranks_file(b"aGk= -3\n"), False),
+    ("third field", _ranks_file(b"aGk= 300 x\n"), False),
+])
+def test_tiktoken_small_files(tmp_path, monkeypatch, name, data, taken):
+    path = tmp_path / "x.tiktoken"
+    path.write_bytes(data)
+    assert (_native.tiktoken_model_section(data) is not None) == taken
+    fast, slow = _tiktoken_both(path, monkeypatch, pattern=r"\S+|\s+")
+    assert fast == slow

@@ -53,3 +53,13 @@ struct SpModel {
 bool ConvertSpModel(std::string_view proto, SpModel* out);
 
 }  // namespace mtok::convert
+
+namespace mtok::convert {
+
+// The BPE model section of a tiktoken rank file ("base64 rank" lines): the
+// tokens as byte-level characters (GPT-2's table), merged by rank. False
+// when the fast path does not take the file (the Python importer then
+// reads it and reports what is wrong).
+bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens);
+
+}  // namespace mtok::convert

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/utf8.h"
+#include "convert/dict_vocab.h"
 #include "format/codes.h"
 #include "mtok/convert.h"
 
@@ -15,7 +16,6 @@ namespace {
 
 namespace code = codes::model;
 constexpr uint32_t kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4;
-constexpr uint64_t kMaxTokenId = uint64_t{1} << 24;
 
 // A protobuf message's bytes, read field by field.
 class Wire {
