@@ -5,6 +5,10 @@
 
 #include "mtok/convert.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace nb = nanobind;
 
 namespace {
@@ -80,6 +84,14 @@ void bind_convert(nb::module_& m) {
   m.def("sp_model_facts", &SpModelFacts, nb::arg("data"),
         "SentencePiece .model bytes -> dict of what the importer needs (with the model section), "
         "or None when the file is left to the protobuf importer.");
+  m.def(
+      "trim_heap",
+      [] {
+#if defined(__GLIBC__)
+        malloc_trim(0);
+#endif
+      },
+      "Returns the free heap a conversion leaves to the system (glibc keeps it otherwise).");
   m.def("tiktoken_model_section", &TiktokenSection, nb::arg("data"),
         ".tiktoken bytes -> the BPE model section, or None when the file is left to the Python importer.");
 }

@@ -32,7 +32,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 import time
 import warnings
 
@@ -117,6 +116,8 @@ def _read_json(path):
 
 def _write_atomic(path: str, data: bytes) -> None:
     """Writes under a unique temporary name in the same folder, then renames."""
+    import tempfile
+
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
@@ -258,16 +259,23 @@ def load(folder: str, key: str, build, *, source: str):
 def load_source(source: str, options: dict, build, *, enabled: bool = True):
     """The tokenizer converted from a source file by ``build()``, through
     the cache unless it is off (`enabled` False or ``MTOK_CACHE_DIR=off``)."""
+    from . import _native
     from .tokenizer import Tokenizer
 
     folder = cache_dir() if enabled else None
     if folder is None:
-        return Tokenizer.from_bytes(build())
+        tok = Tokenizer.from_bytes(build())
+        _native.trim_heap()  # glibc keeps what the conversion freed
+        return tok
     try:
         key = source_key(folder, source, options)
     except OSError as e:
         raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
-    return load(folder, key, build, source=os.path.abspath(source))
+    built = []
+    tok = load(folder, key, lambda: built.append(1) or build(), source=os.path.abspath(source))
+    if built:
+        _native.trim_heap()
+    return tok
 
 
 def entries(folder: str) -> list:

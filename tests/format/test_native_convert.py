@@ -128,21 +128,26 @@ def test_lookups_give_vocab_ids():
 
 # --- SentencePiece .model (cpp/src/convert/sp_model.cc) ---------------------
 
-def _spm_both(path, monkeypatch, **options):
-    """(native-path result, protobuf-path result): .mtok bytes or the error text."""
-    from mtok.convert.sentencepiece import load_sentencepiece
-
+def _native_vs_python(load, native, path, monkeypatch, **options):
+    """(result with the native reader, result with `_native.<native>` off):
+    .mtok bytes or the error text."""
     def run():
         try:
-            return write_mtok(load_sentencepiece(str(path), **options))
+            return write_mtok(load(str(path), **options))
         except FormatError as e:
             return f"FormatError: {e}"
 
     fast = run()
     with monkeypatch.context() as m:
-        m.setattr(_native, "sp_model_facts", lambda data: None)
+        m.setattr(_native, native, lambda data: None)
         slow = run()
     return fast, slow
+
+
+def _spm_both(path, monkeypatch, **options):
+    from mtok.convert.sentencepiece import load_sentencepiece
+
+    return _native_vs_python(load_sentencepiece, "sp_model_facts", path, monkeypatch, **options)
 
 
 @pytest.mark.parametrize("rel", ["llama2/tokenizer.model", "mistral/tokenizer.model.v1", "t5-small/spiece.model",
@@ -213,17 +218,7 @@ def test_sentencepiece_small_model_taken(tmp_path, monkeypatch):
 def _tiktoken_both(path, monkeypatch, **options):
     from mtok.convert.tiktoken_file import load_tiktoken_file
 
-    def run():
-        try:
-            return write_mtok(load_tiktoken_file(str(path), **options))
-        except FormatError as e:
-            return f"FormatError: {e}"
-
-    fast = run()
-    with monkeypatch.context() as m:
-        m.setattr(_native, "tiktoken_model_section", lambda data: None)
-        slow = run()
-    return fast, slow
+    return _native_vs_python(load_tiktoken_file, "tiktoken_model_section", path, monkeypatch, **options)
 
 
 @pytest.mark.parametrize("name", ["r50k_base", "cl100k_base"])

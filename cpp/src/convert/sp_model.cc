@@ -66,6 +66,20 @@ class Wire {
   size_t pos_ = 0;
 };
 
+// Calls f(number, wire type, value, bytes) for each field of a message;
+// false on a malformed message or when f is.
+template <typename F>
+bool ForEachField(std::string_view msg, F f) {
+  Wire w(msg);
+  uint32_t n, t;
+  uint64_t v;
+  std::string_view b;
+  while (!w.Done()) {
+    if (!w.Field(&n, &t, &v, &b) || !f(n, t, v, b)) return false;
+  }
+  return true;
+}
+
 bool Utf8(std::string_view s) {
   size_t bad;
   return utf8::validate(s, &bad);
@@ -78,12 +92,7 @@ struct Piece {
 };
 
 bool ReadPiece(std::string_view msg, Piece* p) {
-  Wire w(msg);
-  uint32_t n, t;
-  uint64_t v;
-  std::string_view b;
-  while (!w.Done()) {
-    if (!w.Field(&n, &t, &v, &b)) return false;
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
     if (n == 1 && t == 2) {
       p->text = b;
     } else if (n == 2 && t == 5) {
@@ -95,18 +104,13 @@ bool ReadPiece(std::string_view msg, Piece* p) {
     } else if (n <= 3) {
       return false;  // a known field with another wire type (packed, ...)
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 bool ReadTrainer(std::string_view msg, SpModel* out, uint64_t* model_type) {
-  Wire w(msg);
-  uint32_t n, t;
-  uint64_t v;
-  std::string_view b;
   auto i32 = [](uint64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); };
-  while (!w.Done()) {
-    if (!w.Field(&n, &t, &v, &b)) return false;
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
     bool varint = t == 0;
     switch (n) {
       case 3: if (!varint) return false; *model_type = v; break;
@@ -123,17 +127,12 @@ bool ReadTrainer(std::string_view msg, SpModel* out, uint64_t* model_type) {
         break;
       default: break;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
-  Wire w(msg);
-  uint32_t n, t;
-  uint64_t v;
-  std::string_view b;
-  while (!w.Done()) {
-    if (!w.Field(&n, &t, &v, &b)) return false;
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
     if (n == 1) {
       if (t != 2 || !Utf8(b)) return false;
     } else if (n == 2) {
@@ -148,22 +147,17 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
         flag = v != 0;
       }
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 }  // namespace
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
-  Wire w(proto);
   std::vector<Piece> pieces;
   uint64_t model_type = 1;  // UNIGRAM
   bool charsmap = false, denormalizer = false;
-  uint32_t n, t;
-  uint64_t v;
-  std::string_view b;
-  while (!w.Done()) {
-    if (!w.Field(&n, &t, &v, &b)) return false;
+  bool read = ForEachField(proto, [&](uint32_t n, uint32_t t, uint64_t, std::string_view b) {
     if (n >= 1 && n <= 3 && t != 2) return false;
     if (n == 5 && t != 2) return false;
     if (n == 1) {
@@ -177,7 +171,9 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     } else if (n == 5) {
       if (!ReadNormalizer(b, nullptr, &denormalizer)) return false;
     }
-  }
+    return true;
+  });
+  if (!read) return false;
   // _check(): pieces, one UNKNOWN, none empty or twice, no denormalizer.
   if (pieces.empty() || pieces.size() > kMaxTokenId || denormalizer) return false;
   if (model_type != 1 && model_type != 2) return false;
