@@ -320,15 +320,18 @@ def prune(folder: str, limit: int, keep: str = None) -> list:
 
 
 def clear(folder: str) -> tuple:
-    """Removes every entry and source record: (files removed, bytes freed)."""
+    """Removes every entry and source record (and the .mtok files earlier
+    versions kept at the top of the folder): (files removed, bytes freed)."""
     count = freed = 0
-    for sub in ("entries", "sources"):
+    for sub in ("entries", "sources", ""):
         d = os.path.join(folder, sub)
         try:
             names = os.listdir(d)
         except OSError:
             continue
         for name in names:
+            if not sub and not name.endswith(".mtok"):
+                continue
             p = os.path.join(d, name)
             try:
                 size = os.path.getsize(p)

@@ -69,10 +69,9 @@ class Tokenizer:
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
+        from .cache import load_source
         from .convert import resolve_source, to_mtok_bytes
         from .convert.detect import detect_format
-
-        from .cache import load_source
 
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
