@@ -119,6 +119,16 @@ def test_declined_files_go_to_the_python_importer(tmp_path, name, raw):
         assert to_mtok_bytes(str(path)) == slow
 
 
+@pytest.mark.parametrize("rel", ["tokenizers/bert-base-uncased/tokenizer.json", "tokenizers/t5-small/spiece.model",
+                                 "tiktoken/r50k_base.tiktoken"])
+def test_load_spec_keeps_the_full_model(rel):
+    """Specs for other writers (MNN .txt export) hold the vocab; only the
+    .mtok writer's may hold a written section."""
+    path = str(file_path(*rel.split("/")))
+    assert "vocab" in load_spec(path)["model"]
+    assert "mtok_section" in load_spec(path, native=True)["model"]
+
+
 def test_lookups_give_vocab_ids():
     raw = json.dumps(_json_spec()).encode()
     got = _native.hf_model_section(raw, ["a", "he", "nope"])
@@ -133,7 +143,7 @@ def _native_vs_python(load, native, path, monkeypatch, **options):
     .mtok bytes or the error text."""
     def run():
         try:
-            return write_mtok(load(str(path), **options))
+            return write_mtok(load(str(path), native=True, **options))
         except FormatError as e:
             return f"FormatError: {e}"
 

@@ -98,10 +98,10 @@ def _facts(path, proto):
     }
 
 
-def load_sentencepiece(path: str, *, add_bos: bool = False, add_eos: bool = False) -> dict:
-    """A .model file -> spec. The native reader takes well-formed files
-    (the model section comes written); the protobuf importer reads the rest
-    and reports what is wrong with them."""
+def load_sentencepiece(path: str, *, add_bos: bool = False, add_eos: bool = False, native: bool = False) -> dict:
+    """A .model file -> spec. With `native`, the native reader takes
+    well-formed files (the model section comes written, for the .mtok writer
+    only); the protobuf importer reads the rest and reports what is wrong."""
     from .. import _native
 
     try:
@@ -109,7 +109,7 @@ def load_sentencepiece(path: str, *, add_bos: bool = False, add_eos: bool = Fals
             data = f.read()
     except OSError as e:
         raise FormatError(f"{path}: {e.strerror}") from None
-    facts = _native.sp_model_facts(data)
+    facts = _native.sp_model_facts(data) if native else None
     if facts is not None:
         model = {"type": facts["kind"], "mtok_section": facts["section"]}
     else:

@@ -95,9 +95,11 @@ def _spec(model: dict, pattern: str, special_tokens: dict, name: str) -> dict:
     }
 
 
-def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = None) -> dict:
+def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = None, native: bool = False) -> dict:
     """A .tiktoken file -> spec. Known OpenAI files are recognised by hash;
-    any other file needs `pattern` (and usually `special_tokens`)."""
+    any other file needs `pattern` (and usually `special_tokens`). With
+    `native`, the model section may come written by the native reader (for
+    the .mtok writer only)."""
     with open(path, "rb") as f:
         data = f.read()
     digest = hashlib.sha256(data).hexdigest()
@@ -112,7 +114,7 @@ def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = No
             special_tokens = specials
     from .. import _native
 
-    section = _native.tiktoken_model_section(data) if pattern else None
+    section = _native.tiktoken_model_section(data) if native else None
     if section is not None:  # the native reader's model section (None: the Python reader's errors)
         return _spec({"type": "BPE", "mtok_section": section}, pattern, special_tokens or {}, name)
     return spec_from_ranks(parse_ranks(data, path), pattern, special_tokens or {}, name)

@@ -91,7 +91,12 @@ def spec_from_tokenizer_json(data: dict, folder: str = None, *, extra: dict = No
     return spec
 
 
-def load_tokenizer_json(path: str) -> dict:
+def load_tokenizer_json(path: str, native: bool = False) -> dict:
+    """A tokenizer.json -> spec; with `native`, its model section may come
+    written by the native reader (see load_tokenizer_json_fast)."""
+    spec = load_tokenizer_json_fast(path) if native else None
+    if spec is not None:
+        return spec
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f, parse_float=serde_f64)  # HF's float bits
