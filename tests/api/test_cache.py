@@ -223,9 +223,13 @@ def test_bounded(cache_dir, tmp_path, monkeypatch):
 
 
 def test_encodings_use_the_cache(cache_dir):
-    enc = mtok.get_encoding("r50k_base")
+    from mtok.encodings import _load  # get_encoding memoizes the object per process
+
+    first = _load("r50k_base")
     assert len(_entries(cache_dir)) == 1
-    assert enc.encode("hello") == [31373]  # tiktoken r50k_base
+    again = _load("r50k_base")
+    assert again.encode("hello", add_special_tokens=False) == first.encode("hello", add_special_tokens=False) \
+        == [31373]  # tiktoken r50k_base
 
 
 def test_cli_info_and_clear(cache_dir, tmp_path, capsys):
