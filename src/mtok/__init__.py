@@ -4,7 +4,7 @@ Load any tokenizer file with ``mtok.Tokenizer.from_file(path)``; use OpenAI
 encodings offline with ``mtok.get_encoding(name)``.
 """
 
-from .errors import EncodeError, FormatError, MtokError, TemplateError
+from .errors import CacheWarning, EncodeError, FormatError, ModelNotFoundError, MtokError, TemplateError
 from ._native import Encoding
 from .decode_stream import DecodeStream
 from .tokenizer import Tokenizer
@@ -20,6 +20,8 @@ __all__ = [
     "FormatError",
     "EncodeError",
     "TemplateError",
+    "ModelNotFoundError",
+    "CacheWarning",
 ]
 __version__ = "0.1.0"
 

@@ -51,9 +51,14 @@ class Tokenizer:
     # --- construction -------------------------------------------------
     @classmethod
     def from_file(cls, path, *, pattern: str = None, add_bos: bool = False,
-                  add_eos: bool = False) -> "Tokenizer":
+                  add_eos: bool = False, cache: bool = True) -> "Tokenizer":
         """Loads a .mtok (memory-mapped), tokenizer.json, SentencePiece
         .model, .tiktoken or MNN .txt file, or a folder holding one.
+
+        Other formats than .mtok are converted once and the result kept in
+        the on-disk cache (``$MTOK_CACHE_DIR``, see :mod:`mtok.cache`), so a
+        later load of the same content maps the cached .mtok; ``cache=False``
+        (or ``MTOK_CACHE_DIR=off``) converts at every load.
 
         `pattern` is the split regex for a .tiktoken file that is not one
         of OpenAI's published encodings.
@@ -64,13 +69,39 @@ class Tokenizer:
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
+        from .cache import load_source
         from .convert import resolve_source, to_mtok_bytes
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
-            return cls(_native.Tokenizer.from_file(path))
-        return cls.from_bytes(to_mtok_bytes(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos))
+            return cls._from_mtok_file(path)
+        options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
+        return load_source(path, options, lambda: to_mtok_bytes(path, **options), enabled=cache)
+
+    @classmethod
+    def from_pretrained(cls, name_or_path, revision: str = None, *, cache_dir: str = None,
+                        pattern: str = None, add_bos: bool = False, add_eos: bool = False,
+                        cache: bool = True) -> "Tokenizer":
+        """Loads the tokenizer of a local folder, or of a model id (``org/name``)
+        in the local Hugging Face cache (``$HF_HUB_CACHE``, ``$HF_HOME/hub``,
+        or `cache_dir`) at `revision` (a branch, tag or commit; default
+        main). Offline: a model that is not there raises ModelNotFoundError
+        naming the places looked. The file is the one transformers picks
+        (tokenizer.json, else tokenizer.model / spiece.model, else a
+        .tiktoken file); the other keywords are :meth:`from_file`'s."""
+        from .convert.detect import detect_format
+        from .pretrained import attach_folder_chat, resolve
+
+        path = resolve(name_or_path, revision, cache_dir)
+        tok = cls.from_file(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, cache=cache)
+        if detect_format(path) in ("sentencepiece", "tiktoken"):
+            attach_folder_chat(tok, path)
+        return tok
+
+    @classmethod
+    def _from_mtok_file(cls, path) -> "Tokenizer":
+        return cls(_native.Tokenizer.from_file(os.fspath(path)))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Tokenizer":
