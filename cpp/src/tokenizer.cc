@@ -9,6 +9,7 @@
 #include "common/scratch.h"
 #include "encoding/encoding_ops.h"
 #include "encoding/offsets.h"
+#include "fast_paths/split_encode.h"
 #include "format/loaded_file.h"
 #include "processors/template.h"
 
@@ -58,7 +59,7 @@ void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uin
   const std::vector<bool>* allowed = opt.added == EncodeOptions::Added::kAllowed ? &mask : nullptr;
   seq->detailed = opt.details;
   if (f.route && !opt.details) {
-    RouteIds(text, split_added, allowed, &seq->ids);
+    RouteIds(text, split_added, allowed, /*threads=*/1, &seq->ids);
     return;
   }
 
@@ -96,7 +97,7 @@ void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uin
 // The same stages as RunPipeline, over byte ranges of the input instead of
 // pieces: added tokens on the raw text, normalization (unless the route
 // fuses it), normalized added tokens, then the route.
-void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                          std::vector<uint32_t>* ids) const {
   const LoadedFile& f = *f_;
   thread_local std::vector<TextSegment> raw, norm;
@@ -121,7 +122,7 @@ void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vec
       seg = normalized;
     }
     if (!split_norm) {
-      f.route->Encode(seg, at_start, ids);
+      if (!EncodeSplit(*f.route, seg, at_start, threads, ids)) f.route->Encode(seg, at_start, ids);
       continue;
     }
     f.added->Segments(seg, /*normalized=*/true, allowed, &norm);
@@ -187,7 +188,7 @@ Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
     // Straight into *ids: a warm call with a reused vector allocates nothing.
     ids->clear();
     try {
-      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, ids);
+      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, opt.threads, ids);
     } catch (StageError& e) {
       ids->clear();
       return std::move(e.status);
@@ -272,6 +273,7 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
 
 void Tokenizer::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   out->emplace_back("ids_route", f_->route ? f_->route->Name() : "general pipeline");
+  if (f_->route) f_->route->RuntimeInfo(out);
   f_->model->RuntimeInfo(out);
 }
 
