@@ -9,6 +9,7 @@ from ._native import Encoding
 from .decode_stream import DecodeStream
 from .tokenizer import Tokenizer
 from .encodings import get_encoding, list_encoding_names
+from .piece_cache import piece_cache_mb, set_piece_cache_mb
 
 __all__ = [
     "Tokenizer",
@@ -16,6 +17,8 @@ __all__ = [
     "DecodeStream",
     "get_encoding",
     "list_encoding_names",
+    "piece_cache_mb",
+    "set_piece_cache_mb",
     "MtokError",
     "FormatError",
     "EncodeError",

@@ -26,6 +26,19 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
+# The native side splits texts of 64 KB and more (split_encode.h); a str
+# of fewer characters than a quarter of that has fewer bytes.
+_SPLIT_MIN_CHARS = (64 << 10) // 4
+
+
+def _threads(num_threads) -> int:
+    if num_threads is None:
+        return default_threads()
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+    return num_threads
+
+
 class Tokenizer:
     """An immutable, thread-safe tokenizer.
 
@@ -126,7 +139,7 @@ class Tokenizer:
 
     # --- encoding -----------------------------------------------------
     def encode(self, text, pair=None, *, add_special_tokens: bool = True,
-               return_encoding: bool = False):
+               return_encoding: bool = False, num_threads: int = None):
         """Token ids of `text` (str, or UTF-8 bytes), or with
         ``return_encoding=True`` an :class:`Encoding` (ids, tokens, character
         offsets, masks, type and word ids, overflowing pieces) as HF's
@@ -135,16 +148,25 @@ class Tokenizer:
         Truncation and padding set on this object apply. A str with lone
         surrogates has them replaced by U+FFFD first (as tiktoken does);
         bytes that are not valid UTF-8 raise EncodeError.
+
+        An ids-only encode of a long text (64 KB and more) may cut it where
+        the pre-tokenizer always splits and encode the parts on native
+        threads: `num_threads`, else $MTOK_NUM_THREADS, else the number of
+        CPUs; 1 keeps the work on the calling thread. The ids are the same.
         """
         config = self._settings.native
         if pair is None and config is None and not return_encoding:
             # The common call, without a second Python frame: on a short
             # text that frame was a tenth of the time.
             add = True if add_special_tokens else False
+            if len(text) < _SPLIT_MIN_CHARS:
+                threads = 1
+            else:
+                threads = _threads(num_threads)
             try:
-                return self._native.encode(text, add)
+                return self._native.encode(text, add, threads=threads)
             except UnicodeEncodeError:
-                return retry_clean(self._native.encode, text, add)
+                return retry_clean(self._native.encode, text, add, threads=threads)
         if isinstance(pair, bool):
             raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
         add = bool(add_special_tokens)

@@ -51,6 +51,10 @@ struct EncodeOptions {
   // Also fill token strings, word ids and offsets (in characters of the
   // input, as HF's Python API gives them). Ids-only encodes never pay for it.
   bool details = false;
+  // An ids-only encode of a long text may cut it where the pre-tokenizer
+  // always splits and encode the parts on up to this many threads of the
+  // shared pool (1: all on the calling thread). The ids are the same.
+  int threads = 1;
   TruncationParams truncation;
   // A single encode pads to `length` or to a multiple; a batch to its longest.
   PaddingParams padding;
@@ -126,7 +130,7 @@ class MTOK_API Tokenizer {
                    Encoding* seq) const;
   // The ids of `text` through the pipeline's ids route (RunPipeline's
   // result without offsets), appended with per-thread buffers only.
-  void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+  void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                 std::vector<uint32_t>* ids) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
   std::unique_ptr<TokenizerImpl> f_;
