@@ -29,9 +29,11 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
   return new PyTokenizer(std::move(t));
 }
 
-// added_mode: 0 = match every added token, 1 = none, 2 = only allowed_ids.
+// added_mode: 0 = match every added token (or what the config allows), 1 =
+// none, 2 = only allowed_ids.
 void SetAdded(mtok::EncodeOptions* o, int added_mode, std::vector<uint32_t> allowed_ids) {
   if (added_mode < 0 || added_mode > 2) throw nb::value_error("added_mode must be 0, 1 or 2");
+  if (added_mode == 0) return;
   o->added = static_cast<mtok::EncodeOptions::Added>(added_mode);
   o->allowed_ids = std::move(allowed_ids);
 }
@@ -197,6 +199,7 @@ nb::dict Info(const PyTokenizer& self) {
 }  // namespace
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
+void bind_hf_surface(nb::class_<PyTokenizer>& cls);
 
 // The acceleration sections of .mtok bytes that lack them (for the writer).
 nb::list AccelSections(nb::bytes data) {
@@ -313,4 +316,5 @@ void bind_tokenizer(nb::module_& m) {
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
   bind_batch_numpy(cls);
+  bind_hf_surface(cls);
 }

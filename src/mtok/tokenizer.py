@@ -7,6 +7,7 @@ import os
 
 from . import _native
 from .errors import MtokError
+from .hf.surface import HFSurface
 from .settings import EncodeSettings, padding_params, truncation_params
 from .text import clean_surrogates
 
@@ -26,8 +27,8 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
-class Tokenizer:
-    """An immutable, thread-safe tokenizer.
+class Tokenizer(HFSurface):
+    """A thread-safe tokenizer over an immutable compiled one.
 
     Build one with :meth:`from_file` (any supported format, detected by
     content) or :meth:`from_bytes` (.mtok bytes). It can be shared by any
@@ -36,6 +37,10 @@ class Tokenizer:
     The truncation and padding a tokenizer.json switches on are stored in
     the .mtok file and apply from load, as HF tokenizers applies them;
     :meth:`no_truncation` / :meth:`no_padding` turn them off.
+
+    It also has HF tokenizers' ``Tokenizer`` surface (get_vocab,
+    add_tokens, to_str, post_process, component views...): see
+    :class:`mtok.hf.surface.HFSurface`.
     """
 
     def __init__(self, native):
@@ -70,7 +75,10 @@ class Tokenizer:
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
             return cls(_native.Tokenizer.from_file(path))
-        return cls.from_bytes(to_mtok_bytes(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos))
+        tok = cls.from_bytes(to_mtok_bytes(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos))
+        if not (pattern or add_bos or add_eos):
+            tok._spec_source = path  # to_str / add_tokens read the spec from it
+        return tok
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Tokenizer":
