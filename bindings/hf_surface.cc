@@ -14,14 +14,22 @@ using mtok_py::PyTokenizer;
 
 namespace {
 
+// HF's get_vocab: the strings of the model's ids, and added tokens by
+// their content (which id_to_token does not give for normalized ones).
 nb::dict Vocab(const PyTokenizer& self, bool with_added) {
   const uint32_t limit = with_added ? self.tok->IdLimit() : self.tok->VocabSize(false);
+  std::vector<mtok::AddedTokenInfo> added = self.tok->AddedTokens();
+  std::vector<bool> is_added(limit, false);
+  for (const mtok::AddedTokenInfo& t : added)
+    if (t.id < limit) is_added[t.id] = true;
   nb::dict out;
   std::string token;
   for (uint32_t id = 0; id < limit; ++id) {
-    if (!self.tok->IdToToken(id, &token)) continue;
+    if (is_added[id] || !self.tok->IdToToken(id, &token)) continue;
     out[nb::str(token.data(), token.size())] = nb::int_(id);
   }
+  for (const mtok::AddedTokenInfo& t : added)
+    if (t.id < limit) out[nb::str(t.content.data(), t.content.size())] = nb::int_(t.id);
   return out;
 }
 

@@ -208,8 +208,9 @@ Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
 }
 
 bool Tokenizer::IdToToken(uint32_t id, std::string* token) const {
-  if (const AddedToken* t = f_->added->ById(id)) {
-    token->assign(t->content);
+  std::string_view added = f_->added->IdText(id);
+  if (added.data() != nullptr) {
+    token->assign(added);
     return true;
   }
   std::string_view s = f_->model->IdToToken(id);

@@ -93,6 +93,7 @@ def write_mtok(spec: dict, *, accel: bool = True, reuse_model: bool = False) -> 
     if not isinstance(model, dict):
         raise FormatError("the spec has no model")
     memo = _model_memo(model, reuse_model)
+    model_at = len(w)
     w.raw(memo.section)
     write_decoder(w, spec.get("decoder"))
 
@@ -127,19 +128,22 @@ def write_mtok(spec: dict, *, accel: bool = True, reuse_model: bool = False) -> 
     body = w.getvalue()
     data = _assemble(body, sections)
     if accel:
-        if memo.accel is None:  # the tables depend on the model only
+        # The tables depend on the model and, since they may hold file
+        # offsets, on where its section starts.
+        if memo.accel is None or memo.accel_at != model_at:
             from .. import _native
 
             memo.accel = [(tag, 0, payload) for tag, payload in _native.accel_sections(data)]
+            memo.accel_at = model_at
         data = _assemble(body, sections + memo.accel)
     return data
 
 
 class _ModelMemo:
-    __slots__ = ("model", "section", "accel")
+    __slots__ = ("model", "section", "accel", "accel_at")
 
     def __init__(self, model, section):
-        self.model, self.section, self.accel = model, section, None
+        self.model, self.section, self.accel, self.accel_at = model, section, None, -1
 
 
 _memos = []  # the last few models written: adding tokens rewrites everything else

@@ -19,7 +19,8 @@ class AddedToken:
     spaces on that side), `normalized` (matched in the normalized text)
     and `special` (skipped by ``decode(skip_special_tokens=True)``).
 
-    `normalized` defaults to ``not special``, as HF's does."""
+    `normalized` left unset means ``not special``, as in HF, also when
+    add_special_tokens makes the token special."""
 
     content: str
     single_word: bool = False
@@ -31,8 +32,12 @@ class AddedToken:
     def __post_init__(self):
         if not isinstance(self.content, str):
             raise TypeError(f"AddedToken content must be a str, not {type(self.content).__name__}")
-        if self.normalized is None:
-            object.__setattr__(self, "normalized", not self.special)
+
+    def __getattribute__(self, name):
+        value = object.__getattribute__(self, name)
+        if name == "normalized" and value is None:
+            return not object.__getattribute__(self, "special")
+        return value
 
     def __str__(self) -> str:
         return self.content
@@ -60,15 +65,16 @@ def coerce(token, special: bool) -> AddedToken:
         return AddedToken(token, special=special)
     if not hasattr(token, "content"):
         raise TypeError(f"expected a str or an AddedToken, not {type(token).__name__}")
-    if special and not token.special and not isinstance(token, AddedToken):
+    if special and not token.special:
         import copy
 
-        token = copy.copy(token)
-        token.special = True
-    flags = {f: bool(getattr(token, f)) for f in _FLAGS}
-    if special:
-        flags["special"] = True
-    return AddedToken(str(token.content), **flags)
+        if isinstance(token, AddedToken):  # keeps an unset `normalized` unset
+            token = AddedToken(token.content, token.single_word, token.lstrip, token.rstrip,
+                               object.__getattribute__(token, "normalized"), True)
+        else:
+            token = copy.copy(token)
+            token.special = True
+    return AddedToken(str(token.content), **{f: bool(getattr(token, f)) for f in _FLAGS})
 
 
 def entry_of(token_id: int, token: AddedToken) -> dict:
