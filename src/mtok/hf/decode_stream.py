@@ -4,6 +4,7 @@ so vLLM's ``DecodeStream(...).step(tok._tokenizer, id)`` works on both."""
 
 
 def make_decode_stream(hf_stream_class):
+    """The patched class over HF's (None when tokenizers has none)."""
     from ..decode_stream import DecodeStream as MtokStream
     from .backend import TransformersBackend
 
@@ -23,6 +24,9 @@ def make_decode_stream(hf_stream_class):
                 on_mtok = isinstance(tokenizer, TransformersBackend) and tokenizer._hf is None
                 if on_mtok:
                     self._stream = MtokStream(self._ids, skip_special_tokens=self._skip)
+                elif hf_stream_class is None:
+                    raise TypeError("this tokenizers version has no DecodeStream; it streams only "
+                                    "tokenizers on mtok")
                 elif self._ids is None:
                     self._stream = hf_stream_class(skip_special_tokens=self._skip)
                 else:

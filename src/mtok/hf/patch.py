@@ -9,8 +9,8 @@ class's ``__init__`` (``TokenizersBackend`` in transformers 5, where
 mtok one built from its tokenizer.json. A tokenizer mtok cannot reproduce
 exactly keeps its HF backend, with one FallbackWarning naming the reason.
 
-transformers 5 also gets the native batch path (``_encode_plus``, see
-fast_call.py), and ``tokenizers.decoders.DecodeStream`` accepts both
+The batch path builds BatchEncodings from native columns (fast_call.py),
+and ``tokenizers.decoders.DecodeStream`` accepts both
 backends (vLLM streams with it; patch before vLLM imports it).
 """
 
@@ -46,7 +46,8 @@ def is_patched() -> bool:
 
 
 def _set(owner, name, value):
-    _saved.append((owner, name, owner.__dict__.get(name), name in owner.__dict__))
+    own = vars(owner)
+    _saved.append((owner, name, own.get(name), name in own))
     setattr(owner, name, value)
 
 
@@ -58,15 +59,19 @@ def patch_transformers() -> None:
             return
         base, major = _fast_base()
         _set(base, "__init__", _wrap_init(base.__init__))
-        if major >= 5:
-            from .fast_call import make_encode_plus
+        from . import fast_call
 
-            _set(base, "_encode_plus", make_encode_plus(base._encode_plus))
+        if major >= 5:
+            _set(base, "_encode_plus", fast_call.make_encode_plus(base._encode_plus))
+        else:
+            _set(base, "_batch_encode_plus", fast_call.make_batch_encode_plus(base._batch_encode_plus))
         import tokenizers.decoders
 
         from .decode_stream import make_decode_stream
 
-        _set(tokenizers.decoders, "DecodeStream", make_decode_stream(tokenizers.decoders.DecodeStream))
+        # tokenizers before 0.21 has no DecodeStream: the patch adds one.
+        hf_stream = getattr(tokenizers.decoders, "DecodeStream", None)
+        _set(tokenizers.decoders, "DecodeStream", make_decode_stream(hf_stream))
 
 
 def unpatch_transformers() -> None:
