@@ -9,7 +9,7 @@ from corpus import file_path, hf_pair, parity_strings
 import mtok
 from mtok.hf import AddedToken
 
-NAMES = ("bert-base-uncased", "gpt2", "t5-small", "mistral-7b-v0.1", "qwen3", "xlm-roberta")
+NAMES = ("bert-base-uncased", "gpt2", "t5-small", "mistral-7b-v0.1", "qwen3")
 TEXTS = parity_strings()[::997][:40] if parity_strings() else ()
 
 
@@ -37,12 +37,14 @@ def test_to_str_loads_in_hf_to_the_same_ids(pair):
     ours.enable_truncation(20, stride=2)
     ours.enable_padding(length=24, pad_id=0, pad_token="<x>")
     try:
-        reloaded = tokenizers.Tokenizer.from_str(ours.to_str())
+        written = ours.to_str(pretty=True)
+        assert json.loads(written) == json.loads(ours.to_str())
+        reloaded = tokenizers.Tokenizer.from_str(written)
         assert reloaded.truncation == ours.truncation and reloaded.padding == ours.padding
         for text in TEXTS:
             assert reloaded.encode(text).ids == ours.encode(text)
-        again = mtok.Tokenizer.from_str(ours.to_str(pretty=True))
-        same = mtok.Tokenizer.from_buffer(ours.to_str().encode())
+        again = mtok.Tokenizer.from_str(written)
+        same = mtok.Tokenizer.from_buffer(written.encode())
         for text in TEXTS:
             assert again.encode(text) == same.encode(text) == ours.encode(text)
     finally:
@@ -119,7 +121,10 @@ def test_post_process_as_hf(pair):
 def test_component_views(name):
     """The views hold the source tokenizer.json's fields."""
     ref, ours = hf_pair(name)
-    data = json.loads(file_path("tokenizers", name, "tokenizer.json").read_text(encoding="utf-8"))
+    from mtok.convert.serde_float import serde_f64
+
+    data = json.loads(file_path("tokenizers", name, "tokenizer.json").read_text(encoding="utf-8"),
+                      parse_float=serde_f64)
     for key in ("normalizer", "pre_tokenizer", "post_processor", "model", "decoder"):
         view = getattr(ours, key)
         if data[key] is None:
