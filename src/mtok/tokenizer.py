@@ -99,7 +99,8 @@ class Tokenizer(HFSurface):
         os.replace(tmp, path)
 
     def __reduce__(self):
-        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding))
+        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding,
+                            self._hf_state()))
 
     # --- encoding -----------------------------------------------------
     def encode(self, text, pair=None, *, add_special_tokens: bool = True,
@@ -333,9 +334,11 @@ class Tokenizer(HFSurface):
         return f"<mtok.Tokenizer {self.model_type} vocab={len(self)}>"
 
 
-def _unpickle(data, truncation, padding):
+def _unpickle(data, truncation, padding, hf_state=None):
     tok = Tokenizer.from_bytes(data)
     tok._settings = EncodeSettings(truncation, padding)
+    if hf_state is not None:
+        tok._restore_hf_state(hf_state)
     return tok
 
 

@@ -150,3 +150,15 @@ def test_from_str_rejects_bad_input():
         mtok.Tokenizer.from_buffer(b"\xff\xfe")
     with pytest.raises(TypeError):
         mtok.Tokenizer.from_str(b"{}")
+
+
+def test_pickle_keeps_added_tokens_and_settings():
+    import pickle
+
+    _, ours = hf_pair("gpt2")
+    ours.add_tokens(["<pickled>"])
+    ours.encode_special_tokens = True
+    clone = pickle.loads(pickle.dumps(ours))
+    text = "a<pickled> <|endoftext|>"
+    assert clone.encode(text) == ours.encode(text) and clone.encode_special_tokens
+    assert clone.add_tokens(["<after>"]) == 1 and clone.token_to_id("<after>") == len(ours)

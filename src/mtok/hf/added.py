@@ -60,19 +60,18 @@ def coerce(token, special: bool) -> AddedToken:
     """An AddedToken from a str, an mtok AddedToken or HF's (any object with
     `content` and the flags). `special` is True for add_special_tokens,
     which marks every token special; HF then re-derives an unset
-    `normalized` from it, which a copy of HF's own object shows."""
+    `normalized` from it."""
     if isinstance(token, str):
         return AddedToken(token, special=special)
     if not hasattr(token, "content"):
         raise TypeError(f"expected a str or an AddedToken, not {type(token).__name__}")
     if special and not token.special:
-        import copy
-
         if isinstance(token, AddedToken):  # keeps an unset `normalized` unset
             token = AddedToken(token.content, token.single_word, token.lstrip, token.rstrip,
                                object.__getattribute__(token, "normalized"), True)
         else:
-            token = copy.copy(token)
+            # HF marks the caller's own object special (a copy would lose
+            # whether `normalized` was set).
             token.special = True
     return AddedToken(str(token.content), **{f: bool(getattr(token, f)) for f in _FLAGS})
 

@@ -107,6 +107,17 @@ class HFSurface:
             self._spec = load_spec(self._spec_source)
         return self._spec
 
+    def _hf_state(self):
+        """What pickling keeps of this surface: the spec (or its source
+        file) and encode_special_tokens; None when there is nothing."""
+        if self._spec is None and self._spec_source is None and not self.encode_special_tokens:
+            return None
+        return {"spec": self._spec, "source": self._spec_source, "split": self.encode_special_tokens}
+
+    def _restore_hf_state(self, state) -> None:
+        self._spec, self._spec_source = state["spec"], state["source"]
+        self.encode_special_tokens = state["split"]
+
     # --- serialization -------------------------------------------------
     def to_str(self, pretty: bool = False) -> str:
         """This tokenizer as tokenizer.json text that HF tokenizers loads to
