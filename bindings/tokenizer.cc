@@ -32,7 +32,10 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
 
 using Added = mtok::EncodeOptions::Added;
 
+// kAll leaves what the options already say (a config may have turned added
+// tokens off: encode_special_tokens).
 void SetAdded(mtok::EncodeOptions* o, Added added, std::vector<uint32_t> allowed_ids) {
+  if (added == Added::kAll) return;
   o->added = added;
   o->allowed_ids = std::move(allowed_ids);
 }
@@ -199,6 +202,7 @@ nb::dict Info(const PyTokenizer& self) {
 }  // namespace
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
+void bind_hf_surface(nb::class_<PyTokenizer>& cls);
 
 // The acceleration sections of .mtok bytes that lack them (for the writer).
 nb::list AccelSections(nb::bytes data) {
@@ -321,4 +325,5 @@ void bind_tokenizer(nb::module_& m) {
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
   bind_batch_numpy(cls);
+  bind_hf_surface(cls);
 }

@@ -25,8 +25,25 @@ __all__ = [
     "TemplateError",
     "ModelNotFoundError",
     "CacheWarning",
+    "patch_transformers",
+    "unpatch_transformers",
 ]
 __version__ = "0.1.0"
+
+
+def patch_transformers() -> None:
+    """Runs transformers' fast tokenizers (AutoTokenizer, vLLM, SGLang) on
+    mtok with unchanged results; see :mod:`mtok.hf.patch`."""
+    from .hf import patch_transformers as patch
+
+    patch()
+
+
+def unpatch_transformers() -> None:
+    """Undoes :func:`patch_transformers`."""
+    from .hf import unpatch_transformers as unpatch
+
+    unpatch()
 
 
 def __getattr__(name):

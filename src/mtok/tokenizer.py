@@ -7,6 +7,7 @@ import os
 
 from . import _native
 from .errors import MtokError
+from .hf.surface import HFSurface
 from .settings import EncodeSettings, padding_params, truncation_params
 from .text import retry_clean, with_clean_text
 
@@ -39,8 +40,8 @@ def _threads(num_threads) -> int:
     return num_threads
 
 
-class Tokenizer:
-    """An immutable, thread-safe tokenizer.
+class Tokenizer(HFSurface):
+    """A thread-safe tokenizer over an immutable compiled one.
 
     Build one with :meth:`from_file` (any supported format, detected by
     content) or :meth:`from_bytes` (.mtok bytes). It can be shared by any
@@ -49,6 +50,10 @@ class Tokenizer:
     The truncation and padding a tokenizer.json switches on are stored in
     the .mtok file and apply from load, as HF tokenizers applies them;
     :meth:`no_truncation` / :meth:`no_padding` turn them off.
+
+    It also has HF tokenizers' ``Tokenizer`` surface (get_vocab,
+    add_tokens, to_str, post_process, component views...): see
+    :class:`mtok.hf.surface.HFSurface`.
     """
 
     def __init__(self, native):
@@ -90,7 +95,10 @@ class Tokenizer:
         if detect_format(path) == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        return load_source(path, options, lambda: to_mtok_bytes(path, **options), enabled=cache)
+        tok = load_source(path, options, lambda: to_mtok_bytes(path, **options), enabled=cache)
+        if not (pattern or add_bos or add_eos):
+            tok._spec_source = path  # to_str / add_tokens read the spec from it
+        return tok
 
     @classmethod
     def from_pretrained(cls, name_or_path, revision: str = None, *, cache_dir: str = None,
@@ -135,7 +143,8 @@ class Tokenizer:
         os.replace(tmp, path)
 
     def __reduce__(self):
-        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding))
+        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding,
+                            self._hf_state()))
 
     # --- encoding -----------------------------------------------------
     def encode(self, text, pair=None, *, add_special_tokens: bool = True,
@@ -374,9 +383,11 @@ class Tokenizer:
         return f"<mtok.Tokenizer {self.model_type} vocab={len(self)}>"
 
 
-def _unpickle(data, truncation, padding):
+def _unpickle(data, truncation, padding, hf_state=None):
     tok = Tokenizer.from_bytes(data)
     tok._settings = EncodeSettings(truncation, padding)
+    if hf_state is not None:
+        tok._restore_hf_state(hf_state)
     return tok
 
 

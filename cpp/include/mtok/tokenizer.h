@@ -42,6 +42,13 @@ struct TokenizerInfo {
   std::vector<SectionInfo> sections;
 };
 
+// An added token and its HF flags (tokenizers' AddedToken).
+struct AddedTokenInfo {
+  uint32_t id = 0;
+  std::string content;
+  bool special = false, lstrip = false, rstrip = false, single_word = false, normalized = false;
+};
+
 struct EncodeOptions {
   bool add_special_tokens = true;
   // Which added tokens are matched in the text: all of them, none (tiktoken's
@@ -111,6 +118,16 @@ class MTOK_API Tokenizer {
   // may fault in a page of the file: 1 ms for gemma3's 6,415 added tokens).
   uint32_t IdLimit() const;
   bool IsSpecial(uint32_t id) const;
+  // The added tokens with their flags, in the file's order (tokenizer_hf.cc).
+  std::vector<AddedTokenInfo> AddedTokens() const;
+  // HF's decoder.decode(tokens): the decoder over token strings (joined with
+  // spaces when there is no decoder); unknown strings pass through as text.
+  std::string DecodeTokens(std::vector<std::string> tokens) const;
+  // HF's post_process(encoding, pair, add_special_tokens): truncation, the
+  // post-processor and padding of opt applied to encodings made without
+  // special tokens. `pair` may be null.
+  Status PostProcessEncodings(Encoding encoding, const Encoding* pair, const EncodeOptions& opt,
+                              Encoding* out) const;
 
   // Lookup tables the exporter stores so later loads adopt them (tag, payload).
   void AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const;
