@@ -1,6 +1,6 @@
 // What HF tokenizers' Python surface needs from a compiled tokenizer: its
 // added tokens with their flags, and the decoder over token strings.
-#include "format/loaded_file.h"
+#include "tokenizer_impl.h"
 #include "mtok/tokenizer.h"
 
 namespace mtok {

@@ -7,7 +7,7 @@
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "convert/json_cursor.h"
-#include "format/codes.h"
+#include "io/codes.h"
 
 namespace mtok::convert {
 

@@ -7,7 +7,7 @@
 
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
-#include "format/codes.h"
+#include "io/codes.h"
 #include "mtok/convert.h"
 
 namespace mtok::convert {

@@ -3,7 +3,7 @@
 // section format/models.py writes for that spec.
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
-#include "format/codes.h"
+#include "io/codes.h"
 #include "mtok/convert.h"
 
 namespace mtok::convert {
