@@ -10,12 +10,13 @@ import pytest
 from corpus import file_path
 from mtok import FormatError, _native
 from mtok.convert import load_spec, to_mtok_bytes
+from mtok.convert.export import export_mtok
 from mtok.format.writer import write_mtok
 from small_spec import small_spec
 
 
 def _both(path):
-    return to_mtok_bytes(str(path)), write_mtok(load_spec(str(path)))
+    return to_mtok_bytes(str(path)), export_mtok(load_spec(str(path)))
 
 
 def _write(tmp_path, data, raw=None):
@@ -110,7 +111,7 @@ def test_declined_files_go_to_the_python_importer(tmp_path, name, raw):
     assert _native.hf_model_section(raw, []) is None
     path = _write(tmp_path, None, raw)
     try:
-        slow = write_mtok(load_spec(str(path)))
+        slow = export_mtok(load_spec(str(path)))
     except FormatError as e:
         with pytest.raises(FormatError) as got:
             to_mtok_bytes(str(path))
