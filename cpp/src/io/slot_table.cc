@@ -1,4 +1,4 @@
-#include "format/accel.h"
+#include "io/slot_table.h"
 
 #include <cstring>
 

@@ -11,9 +11,9 @@ in `dropped`.
 
 from dataclasses import dataclass, field
 
-from ..errors import FormatError
-from .legacy_bodies import BODY_WRITERS, choose_type
-from .post import template_of
+from ...errors import FormatError
+from .bodies import BODY_WRITERS, choose_type
+from ...format.post import template_of
 
 MAGIC = 430
 # The models each type can hold.

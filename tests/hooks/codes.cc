@@ -2,7 +2,7 @@
 // them against the Python writer's (src/mtok/format/codes.py).
 #include <nanobind/nanobind.h>
 
-#include "format/codes.h"
+#include "io/codes.h"
 
 namespace nb = nanobind;
 namespace c = mtok::codes;

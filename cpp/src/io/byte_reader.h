@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mtok/status.h"
 
@@ -83,5 +84,11 @@ class ByteReader {
   size_t pos_ = 0;
   const char* section_ = "header";
 };
+
+// Reads [u16 len][bytes] and checks it is valid UTF-8 (text fields reach
+// Python as str).
+Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
+// Reads [u32 n] then n UTF-8 strings.
+Status ReadUtf8List(ByteReader& r, std::vector<std::string_view>* out, const char* field);
 
 }  // namespace mtok

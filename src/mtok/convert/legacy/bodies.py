@@ -3,13 +3,13 @@ what each type cannot record (docs/legacy_txt.md)."""
 
 import base64
 
-from ..convert.legacy_options import GPT2_PATTERN, UNICODE_FORMS, preset_name
-from ..convert.legacy_specs import SP_DECODER, SP_NORMALIZER, is_cased
-from ..convert.sp_merges import (BYTE, BYTE_PIECE, CONTROL, NORMAL, SP_SPACE, UNKNOWN, check_round_trip,
+from .options import GPT2_PATTERN, UNICODE_FORMS, preset_name
+from .specs import SP_DECODER, SP_NORMALIZER, is_cased
+from ..sp_merges import (BYTE, BYTE_PIECE, CONTROL, NORMAL, SP_SPACE, UNKNOWN, check_round_trip,
                                  scores_from_merges)
-from ..convert.tiktoken_file import BYTE_CHARS
-from ..errors import FormatError
-from .models import _merge_pairs
+from ..tiktoken_file import BYTE_CHARS
+from ...errors import FormatError
+from ...format.models import _merge_pairs
 
 _CHAR_BYTES = {c: b for b, c in BYTE_CHARS.items()}
 

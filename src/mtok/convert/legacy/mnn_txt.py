@@ -2,7 +2,7 @@
 
 The file is read line by line (layout: docs/legacy_txt.md); every error
 names the file and line. What a type does not record comes from
-LegacyOptions and is never guessed: see legacy_specs.py for how each type
+LegacyOptions and is never guessed: see specs.py for how each type
 becomes a spec.
 """
 
@@ -10,10 +10,10 @@ import base64
 import binascii
 from dataclasses import dataclass, field
 
-from ..errors import FormatError
-from .legacy_options import LegacyOptions
-from .legacy_specs import BUILDERS
-from .sp_merges import BYTE, NORMAL, SP_SPACE
+from ...errors import FormatError
+from .options import LegacyOptions
+from .specs import BUILDERS
+from ..sp_merges import BYTE, NORMAL, SP_SPACE
 
 SENTENCEPIECE, TIKTOKEN, BERT, HUGGINGFACE = range(4)
 

@@ -10,8 +10,8 @@ can say `pattern="llama3"` instead of pasting a regex (docs/legacy_txt.md).
 import re
 from dataclasses import dataclass, field
 
-from ..errors import FormatError
-from .openai_encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
+from ...errors import FormatError
+from ..openai_encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 
 # The regex HF's ByteLevel(use_regex=True) runs (GPT-2's).
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""

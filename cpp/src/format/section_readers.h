@@ -1,12 +1,13 @@
-// Everything the .mtok reader builds from a file. Owned by a Tokenizer.
+// The .mtok reader's output: the components a file describes, parsed and
+// validated but not yet assembled into a tokenizer (tokenizer_impl.h does
+// that). Format code builds components; it chooses no fast path.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "added_tokens/added_tokens.h"
-#include "fast_paths/ids_route.h"
 #include "decoders/decoders.h"
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 #include "mtok/tokenizer.h"
 #include "normalizers/normalizers.h"
 #include "pipeline.h"
@@ -15,26 +16,27 @@
 
 namespace mtok {
 
-struct LoadedFile {
+struct SectionTable;
+
+struct FileComponents {
   std::shared_ptr<const Buffer> bytes;
   TokenizerInfo info;
   NormalizerPtr normalizer;      // may be null
   PreTokenizerPtr pre_tokenizer; // may be null
   std::unique_ptr<Model> model;
   DecoderPtr decoder;            // null: tokens are joined with spaces
-  std::unique_ptr<AddedVocabulary> added;
-  PostProcessor post;
-  std::unique_ptr<IdsRoute> route;  // fast path for ids, when the pipeline allows
+  std::vector<AddedToken> added_tokens;  // with their trailer flags
+  PostProcessor post;            // its special tokens' strings not yet resolved
 };
 
 // Parses and validates the whole file. Never reads outside `bytes`.
-Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* out);
+Status ReadMtok(std::shared_ptr<const Buffer> bytes, FileComponents* out);
 
 // Section readers (format/read_*.cc).
 Status ReadNormalizer(ByteReader& r, int depth, NormalizerPtr* out, std::string* type);
 Status ReadPreTokenizer(ByteReader& r, int depth, PreTokenizerPtr* out, std::string* type);
-struct Trailer;
-Status ReadModel(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out,
+// Reads the type byte and dispatches to the model's own reader (models/).
+Status ReadModel(ByteReader& r, const SectionTable& sections, std::unique_ptr<Model>* out,
                  std::string* type);
 Status ReadDecoder(ByteReader& r, int depth, DecoderPtr* out, std::string* type);
 
@@ -62,10 +64,5 @@ Status ReadSequenceParts(ByteReader& r, int depth, ReadOne read_one, std::vector
   *type = "Sequence[" + names + "]";
   return Status::Ok();
 }
-
-// Reads [u16 len][bytes] and checks it is valid UTF-8.
-Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field);
-// Reads [u32 n] then n UTF-8 strings.
-Status ReadUtf8List(ByteReader& r, std::vector<std::string_view>* out, const char* field);
 
 }  // namespace mtok

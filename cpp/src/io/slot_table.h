@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 
 namespace mtok {
 

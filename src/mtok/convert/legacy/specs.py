@@ -8,9 +8,9 @@ BPE over merges. The facts a type does not record come from LegacyOptions.
 
 import copy
 
-from ..errors import FormatError
-from .sp_merges import BYTE, BYTE_PIECE, SP_SPACE, UNKNOWN, UNUSED, USER_DEFINED, merges_from_scores
-from .tiktoken_file import spec_from_ranks
+from ...errors import FormatError
+from ..sp_merges import BYTE, BYTE_PIECE, SP_SPACE, UNKNOWN, UNUSED, USER_DEFINED, merges_from_scores
+from ..tiktoken_file import spec_from_ranks
 
 # What a type 0 file means around its model: "▁" before each text between
 # added tokens, spaces as "▁", nothing else; decoded back the same way.
