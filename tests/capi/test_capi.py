@@ -97,8 +97,6 @@ def test_c_example(examples, mtok_files):
     ids = tok.encode(text)
     assert f"{len(ids)} ids: {' '.join(map(str, ids))}\n" in out
     assert f"decoded: {tok.decode(ids, skip_special_tokens=True)}\n" in out
-    if "not built yet" in out:  # TEMPORARY until the native engine lands on this branch
-        return
     prompt = tok.apply_chat_template([{"role": "user", "content": "Hello!"}], add_generation_prompt=True)
     assert f"chat prompt ({len(prompt.encode())} bytes):\n{prompt}\n" in out
 
@@ -277,8 +275,6 @@ def render_c(sdk, path, tmp_path, requests):
             code, _, message = rest.partition(" ")
             out.append(("error", code, unhex(message)))
     assert len(out) == len(requests)
-    if out and out[0][0] == "error" and "not built yet" in out[0][2]:
-        pytest.skip("TEMPORARY: the native chat engine is not on this branch yet")
     return out
 
 
@@ -424,8 +420,6 @@ def test_docs_example(sdk, mtok_files, tmp_path):
          f"-Wl,-rpath,{sdk.prefix}/lib"])
     path = mtok_files("qwen3")
     out = run([tmp_path / "chat", path])
-    if not out:
-        pytest.skip("TEMPORARY: the native chat engine is not on this branch yet")
     tok = mtok.Tokenizer.from_file(path)
     messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Say hi in French."}]
     prompt = tok.apply_chat_template(messages, add_generation_prompt=True)

@@ -160,6 +160,10 @@ LIMITS = [
     ("{% for i in range(100001) %}{% endfor %}", (),
      "RenderLimitError: range() of 100001 items is larger than the limit of 100000"),
     ("(" * 300 + "1" + ")" * 300, (), "syntax error: template nested too deeply"),
+    ("{% set ns = namespace(x=[]) %}{% for i in range(3000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x }}", (),
+     "RecursionError: maximum recursion depth exceeded while getting the repr of an object"),
+    ("{{ ('' * 999999999999999999)|length }}{{ x }}{{ 'ab'.center(10, 'xy') }}", (),
+     "TypeError: The fill character must be exactly one character long"),
 ]
 
 

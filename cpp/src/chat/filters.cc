@@ -218,6 +218,7 @@ Value Indent(Interpreter& in, const Value& v, const CallArgs& a) {
   CallArgs none;
   Value lines_v = Method(Value::Str(s), "splitlines").fn().call(in, none);
   const List& lines = lines_v.list();
+  in.CheckLength(lines.size() * indention.size() + s.size(), "str");
   std::string rv;
   if (blank && Truthy(*blank)) {
     for (size_t k = 0; k < lines.size(); ++k) rv += (k ? "\n" + indention : "") + lines[k].s();

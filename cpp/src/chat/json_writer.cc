@@ -110,6 +110,7 @@ class Writer {
 
  private:
   void Newline(int level, std::string* out) {
+    if (out->size() > 100000000) Fail("RenderLimitError", "tojson would build a str longer than the limit of 100000000");
     out->push_back('\n');
     for (int k = 0; k < level; ++k) out->append(o_.indent);
   }

@@ -168,7 +168,10 @@ Value StrMethod(Interpreter& in, const Value& self, const CallArgs& a, const cha
     in.CheckLength(static_cast<size_t>(width < 0 ? 0 : width), "str");
     std::string fill = " ";
     if (n == "zfill") fill = "0";
-    if (const Value* f = Arg(a, 1, nullptr)) fill = NeedStr(f, name);
+    if (const Value* f = Arg(a, 1, nullptr)) {
+      fill = NeedStr(f, name);
+      if (CodePointCount(fill) != 1) TypeFail("The fill character must be exactly one character long");
+    }
     int64_t len = static_cast<int64_t>(CodePointCount(s));
     if (width <= len) return Value::Str(s);
     int64_t pad = width - len;

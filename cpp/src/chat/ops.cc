@@ -29,7 +29,7 @@ void CheckRepeat(Interpreter& in, int64_t length, int64_t times) {
 }
 
 Value Repeat(Interpreter& in, const Value& seq, int64_t times) {
-  if (times < 0) times = 0;
+  if (times < 0 || (seq.is_string() ? seq.s().empty() : seq.list().empty())) times = 0;
   if (seq.is_string()) {
     CheckRepeat(in, static_cast<int64_t>(CodePointCount(seq.s())), times);
     std::string out;
@@ -127,6 +127,7 @@ std::string PercentFormat(const std::string& fmt, const Value& args) {
       }
     }
     out += text;
+    if (out.size() > 100000000) Fail("RenderLimitError", "format would build a str longer than the limit of 100000000");
   }
   if (next < values.size() && args.kind == Kind::kTuple) TypeFail("not all arguments converted during string formatting");
   return out;
@@ -233,6 +234,7 @@ Value BinaryOp(Interpreter& in, const std::string& op, const Value& a, const Val
 }
 
 bool Less(const Value& a, const Value& b) {
+  ValueDepthGuard guard(" in comparison");
   if (a.is_number() && b.is_number()) {
     if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) return a.as_double() < b.as_double();
     return a.as_int() < b.as_int();
@@ -310,12 +312,13 @@ Value SliceValue(const Value& obj, const Value& start, const Value& stop, const 
   int64_t e = clamp(stop, st > 0 ? n : -1);
   std::u32string s_out;
   List l_out;
-  for (int64_t k = b; st > 0 ? k < e : k > e; k += st) {
+  for (int64_t k = b; st > 0 ? k < e : k > e;) {
     if (is_str) {
       s_out.push_back(cps[k]);
     } else {
       l_out.push_back(obj.list()[k]);
     }
+    if (__builtin_add_overflow(k, st, &k)) break;
   }
   if (is_str) return Value::Str(FromCodePoints(s_out), obj.markup);
   return obj.kind == Kind::kTuple ? Value::MakeTuple(std::move(l_out)) : Value::MakeList(std::move(l_out));

@@ -208,6 +208,7 @@ std::string ToStr(const Value& v) {
 }
 
 std::string Repr(const Value& v) {
+  ValueDepthGuard guard(" while getting the repr of an object");
   switch (v.kind) {
     case Kind::kUndefined: return "Undefined";
     case Kind::kNone: return "None";

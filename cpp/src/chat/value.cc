@@ -1,5 +1,6 @@
 #include "chat/value.h"
 
+#include "chat/errors.h"
 #include "chat/pystr.h"
 
 namespace mtok::chat {
@@ -92,7 +93,17 @@ const Value* CallArgs::Named(std::string_view name) const {
   return nullptr;
 }
 
+thread_local int ValueDepthGuard::depth_ = 0;
+
+ValueDepthGuard::ValueDepthGuard(const char* what) {
+  if (++depth_ > kMaxValueDepth) {
+    --depth_;
+    Fail("RecursionError", std::string("maximum recursion depth exceeded") + what);
+  }
+}
+
 bool Equal(const Value& a, const Value& b) {
+  ValueDepthGuard guard(" in comparison");
   if (a.is_number() && b.is_number()) {
     if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) return a.as_double() == b.as_double();
     return a.as_int() == b.as_int();

@@ -120,6 +120,19 @@ struct Callable {
   std::string type_name;  // Python type name when attrs is set ("LoopContext")
 };
 
+// Bounds the recursion of ==, <, repr() and friends over nested values (a
+// template can nest lists a million deep); past kMaxValueDepth it is
+// Python's RecursionError.
+constexpr int kMaxValueDepth = 1000;
+class ValueDepthGuard {
+ public:
+  explicit ValueDepthGuard(const char* what);  // what: " in comparison" ...
+  ~ValueDepthGuard() { --depth_; }
+
+ private:
+  static thread_local int depth_;
+};
+
 // Python's ==, as jinja2 evaluates it (Undefined == Undefined is True).
 bool Equal(const Value& a, const Value& b);
 // Python's bool(x) (Undefined is False).
