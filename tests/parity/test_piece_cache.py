@@ -17,7 +17,7 @@ tiktoken = pytest.importorskip("tiktoken")
 tokenizers = pytest.importorskip("tokenizers")
 from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
-from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
+from mtok.convert.openai_encodings import ENCODING_SPECS  # noqa: E402
 
 # PieceCache sizes (piece_cache.h). The overflow tests run with a 1 MB
 # bound: 2^13 short slots (four per set), ids of multi-id pre-tokens in a
@@ -41,7 +41,7 @@ def small_bound():
 
 @pytest.fixture(scope="module")
 def o200k():
-    base, _, pattern, specials, n_vocab = ENCODINGS["o200k_base"]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS["o200k_base"]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=ranks,
                             special_tokens=specials, explicit_n_vocab=n_vocab)

@@ -10,11 +10,12 @@
 
 #include "mtok/buffer.h"
 #include "mtok/encoding.h"
+#include "mtok/export.h"
 #include "mtok/status.h"
 
 namespace mtok {
 
-struct LoadedFile;
+struct TokenizerImpl;
 
 // One section of the file, for `mtok inspect`.
 struct SectionInfo {
@@ -41,6 +42,13 @@ struct TokenizerInfo {
   std::vector<SectionInfo> sections;
 };
 
+// An added token and its HF flags (tokenizers' AddedToken).
+struct AddedTokenInfo {
+  uint32_t id = 0;
+  std::string content;
+  bool special = false, lstrip = false, rstrip = false, single_word = false, normalized = false;
+};
+
 struct EncodeOptions {
   bool add_special_tokens = true;
   // Which added tokens are matched in the text: all of them, none (tiktoken's
@@ -62,7 +70,7 @@ struct EncodeOptions {
   bool plain() const { return !details && !truncation.enabled && !padding.enabled; }
 };
 
-class Tokenizer {
+class MTOK_API Tokenizer {
  public:
   ~Tokenizer();
   static Status Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out);
@@ -110,6 +118,16 @@ class Tokenizer {
   // may fault in a page of the file: 1 ms for gemma3's 6,415 added tokens).
   uint32_t IdLimit() const;
   bool IsSpecial(uint32_t id) const;
+  // The added tokens with their flags, in the file's order (tokenizer_hf.cc).
+  std::vector<AddedTokenInfo> AddedTokens() const;
+  // HF's decoder.decode(tokens): the decoder over token strings (joined with
+  // spaces when there is no decoder); unknown strings pass through as text.
+  std::string DecodeTokens(std::vector<std::string> tokens) const;
+  // HF's post_process(encoding, pair, add_special_tokens): truncation, the
+  // post-processor and padding of opt applied to encodings made without
+  // special tokens. `pair` may be null.
+  Status PostProcessEncodings(Encoding encoding, const Encoding* pair, const EncodeOptions& opt,
+                              Encoding* out) const;
 
   // Lookup tables the exporter stores so later loads adopt them (tag, payload).
   void AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const;
@@ -132,7 +150,7 @@ class Tokenizer {
   void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                 std::vector<uint32_t>* ids) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
-  std::unique_ptr<LoadedFile> f_;
+  std::unique_ptr<TokenizerImpl> f_;
 };
 
 }  // namespace mtok

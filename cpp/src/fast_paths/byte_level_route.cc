@@ -14,11 +14,12 @@
 namespace mtok {
 
 std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, const Model& model) {
-  if (pre == nullptr || model.byte_bpe() == nullptr) return nullptr;
+  const ByteBpe* bpe = ByteBpeOf(model);
+  if (pre == nullptr || bpe == nullptr) return nullptr;
   std::vector<PreTokenizerStage> stages;
   pre->Describe(&stages);
   std::unique_ptr<ByteLevelRoute> r(new ByteLevelRoute());
-  r->bpe_ = model.byte_bpe();
+  r->bpe_ = bpe;
   if (stages.size() == 1 && stages[0].kind == PreTokenizerStage::kByteLevel &&
       stages[0].use_regex && !stages[0].add_prefix_space) {
     r->regex_ = stages[0].regex;  // GPT-2: ByteLevel splits with its own regex

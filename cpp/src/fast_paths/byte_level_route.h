@@ -11,6 +11,7 @@
 
 namespace mtok {
 
+class ByteBpe;
 class PieceCache;
 
 class ByteLevelRoute : public IdsRoute {

@@ -178,7 +178,7 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const Normalizer* fusable,
                           ns[1].run_char == ' ' && ns[1].run_min == 2 && ns[1].run_content == " ";
     if (precompiled && (ns.size() == 1 || collapse)) {
       r->normalizes_ = true;
-      r->precompiled_ = static_cast<const PrecompiledNormalizer*>(ns[0].self);
+      r->precompiled_ = ns[0].precompiled;
       r->collapse_spaces_ = collapse;
     }
   }
