@@ -7,9 +7,12 @@ by another engineer re-exports instead of loading a stale file.
 
 import hashlib
 import os
+import time
 from pathlib import Path
 
 from . import corpus
+
+STALE_S = 86400  # exports of other builds are removed once this old
 
 
 def source_of(spec) -> str:
@@ -42,8 +45,11 @@ def exported_path(spec) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         # Tokenizer.save writes via a temp file and rename: concurrent runs are safe.
         mtok.Tokenizer.from_file(src).save(out)
-        for old in out.parent.glob(f"{spec.name}-*.mtok"):  # stale exports of older builds
-            if old != out and old.name.count("-") == out.name.count("-"):
+        # Stale exports of older builds, once a day old: a run that started
+        # before a rebuild still loads its own build's export in its workers.
+        for old in out.parent.glob(f"{spec.name}-*.mtok"):
+            if (old != out and old.name.count("-") == out.name.count("-")
+                    and time.time() - old.stat().st_mtime > STALE_S):
                 old.unlink(missing_ok=True)
     return out
 

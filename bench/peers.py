@@ -237,18 +237,15 @@ class Kitoken(Peer):
         return lambda text: tok.encode(text, False)
 
 
-class Fastokens(Peer):
-    """fastokens (tokenizer.json; byte-level BPE without a normalizer)."""
+class _HfStyle(Peer):
+    """A library with HF's Tokenizer surface (encode(...).ids, encode_batch,
+    no_truncation/no_padding): _open(spec) returns its tokenizer."""
 
-    name, module, dist = "fastokens", "fastokens", "fastokens"
-
-    def supports(self, spec):
-        return bool(spec.json) and spec.model == "bpe"
+    def _open(self, spec):
+        raise NotImplementedError
 
     def _tok(self, spec):
-        import fastokens
-
-        tok = fastokens.Tokenizer.from_file(spec.json)
+        tok = self._open(spec)
         tok.no_truncation()
         tok.no_padding()
         return tok
@@ -260,6 +257,20 @@ class Fastokens(Peer):
     def load_batch(self, spec, threads):
         tok = self._tok(spec)
         return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
+
+
+class Fastokens(_HfStyle):
+    """fastokens (tokenizer.json; byte-level BPE without a normalizer)."""
+
+    name, module, dist = "fastokens", "fastokens", "fastokens"
+
+    def supports(self, spec):
+        return bool(spec.json) and spec.model == "bpe"
+
+    def _open(self, spec):
+        import fastokens
+
+        return fastokens.Tokenizer.from_file(spec.json)
 
 
 class Gigatoken(Peer):
@@ -283,27 +294,16 @@ class Gigatoken(Peer):
         return lambda texts: tok.encode_batch_list(texts, parallel=threads > 1)
 
 
-class Tokie(Peer):
+class Tokie(_HfStyle):
     name, module, dist = "tokie", "tokie", "tokie"
 
     def supports(self, spec):
         return bool(spec.json)
 
-    def _tok(self, spec):
+    def _open(self, spec):
         import tokie
 
-        tok = tokie.Tokenizer.from_json(spec.json)
-        tok.no_truncation()
-        tok.no_padding()
-        return tok
-
-    def load(self, spec):
-        tok = self._tok(spec)
-        return lambda text: tok.encode(text, add_special_tokens=False).ids
-
-    def load_batch(self, spec, threads):
-        tok = self._tok(spec)
-        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
+        return tokie.Tokenizer.from_json(spec.json)
 
 
 class Nanotoken(Peer):

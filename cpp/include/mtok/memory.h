@@ -31,6 +31,8 @@ class HugePageRegion {
 
   // Allocates `size` bytes (zeroed). False when even ordinary pages fail.
   bool Allocate(size_t size);
+  // Unmaps the region (then Allocate may be called again).
+  void Release();
   uint8_t* data() const { return data_; }
   Kind kind() const { return kind_; }
   // Has the kernel back a region on 2 MB pages now (clearing them), so

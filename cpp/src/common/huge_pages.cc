@@ -14,8 +14,14 @@ size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 }  // namespace
 
-HugePageRegion::~HugePageRegion() {
+HugePageRegion::~HugePageRegion() { Release(); }
+
+void HugePageRegion::Release() {
   if (map_ != nullptr) munmap(map_, map_size_);
+  map_ = nullptr;
+  data_ = nullptr;
+  size_ = map_size_ = 0;
+  kind_ = Kind::kNone;
 }
 
 const char* HugePageRegion::KindName(Kind k) {

@@ -60,6 +60,13 @@ uint64_t LongKey(std::string_view piece, uint64_t (&w)[PieceCache::kMaxKey / 8])
   return LongHash(w, n);
 }
 
+// The pair of slots (ways) a hash selects in a table of 2^k slots: the
+// long and huge tables are two-way, the newer entry first.
+template <typename Slot>
+Slot* PairOf(Slot* table, uint64_t hash, uint64_t shift) {
+  return table + ((hash >> shift) & ~uint64_t{1});
+}
+
 }  // namespace
 
 size_t PieceCache::Bound() {
@@ -123,7 +130,8 @@ void PieceCache::Reset(size_t bound) {
   max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), 1) : 1;
   cached_short_ = cached_long_ = cached_huge_ = 0;
   hits_ = misses_ = 0;
-  mem_.reset();
+  tables_[0].Release();
+  tables_[1].Release();
   if (!AllocateTables(std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
                       std::min(kHugeBits, max_huge_bits_)))
     throw std::bad_alloc();
@@ -133,19 +141,20 @@ void PieceCache::Reset(size_t bound) {
   if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
 }
 
-void PieceCache::Populate() { mem_->Populate(); }
+void PieceCache::Populate() { tables_[cur_].Populate(); }
 
 bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge_bits) {
   const size_t short_slots = size_t{1} << short_bits, long_slots = size_t{1} << long_bits,
                huge_slots = size_t{1} << huge_bits;
   const size_t short_bytes = short_slots * sizeof(ShortSlot), long_bytes = long_slots * sizeof(LongSlot);
   const size_t bytes = short_bytes + long_bytes + huge_slots * sizeof(HugeSlot);
-  auto mem = std::make_unique<HugePageRegion>();
-  if (!mem->Allocate(bytes)) return false;
-  mem_ = std::move(mem);
-  short_ = reinterpret_cast<ShortSet*>(mem_->data());
-  long_ = reinterpret_cast<LongSlot*>(mem_->data() + short_bytes);
-  huge_ = reinterpret_cast<HugeSlot*>(mem_->data() + short_bytes + long_bytes);
+  HugePageRegion& mem = tables_[cur_ ^ 1];
+  mem.Release();
+  if (!mem.Allocate(bytes)) return false;
+  cur_ ^= 1;
+  short_ = reinterpret_cast<ShortSet*>(mem.data());
+  long_ = reinterpret_cast<LongSlot*>(mem.data() + short_bytes);
+  huge_ = reinterpret_cast<HugeSlot*>(mem.data() + short_bytes + long_bytes);
   short_slots_ = short_slots;
   long_slots_ = long_slots;
   huge_slots_ = huge_slots;
@@ -168,7 +177,6 @@ size_t Log2(size_t n) {
 
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
-  std::unique_ptr<HugePageRegion> old = std::move(mem_);
   const ShortSet* old_short = short_;
   const LongSlot* old_long = long_;
   const HugeSlot* old_huge = huge_;
@@ -176,8 +184,7 @@ void PieceCache::Grow() {
   if (!AllocateTables(std::min(Log2(short_slots_) + 2, max_short_bits_),
                       std::min(Log2(long_slots_) + 2, max_long_bits_),
                       std::min(Log2(huge_slots_) + 2, max_huge_bits_))) {
-    mem_ = std::move(old);  // no memory: stay this size
-    can_grow_ = false;
+    can_grow_ = false;  // no memory: stay this size
     return;
   }
   can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
@@ -192,12 +199,22 @@ void PieceCache::Grow() {
       *d = s;
     }
   }
+  // The two-way tables likewise: a pair's older way first.
   for (size_t i = 0; i < old_long_slots; ++i) {
-    if (old_long[i].key_len != 0) long_[LongHash(old_long[i].w, old_long[i].key_len) >> long_shift_] = old_long[i];
+    const LongSlot& s = old_long[i ^ 1];
+    if (s.key_len == 0) continue;
+    LongSlot* d = PairOf(long_, LongHash(s.w, s.key_len), long_shift_);
+    d[1] = d[0];
+    d[0] = s;
   }
   for (size_t i = 0; i < old_huge_slots; ++i) {
-    if (old_huge[i].key_len != 0) huge_[old_huge[i].hash >> huge_shift_] = old_huge[i];
+    const HugeSlot& s = old_huge[i ^ 1];
+    if (s.key_len == 0) continue;
+    HugeSlot* d = PairOf(huge_, s.hash, huge_shift_);
+    d[1] = d[0];
+    d[0] = s;
   }
+  tables_[cur_ ^ 1].Release();
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
@@ -222,20 +239,23 @@ void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out)
 
 bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) {
   const uint64_t h = HashBytes(piece.data(), piece.size());
-  HugeSlot& s = huge_[h >> huge_shift_];
-  *slot = &s;
-  if (s.hash != h || s.key_len != piece.size() || !key_bytes_.Live(s.key_off) ||
-      std::memcmp(key_bytes_.At(s.key_off), piece.data(), piece.size()) != 0)
-    return false;
-  return Emit(s, ids);
+  HugeSlot* pair = PairOf(huge_, h, huge_shift_);
+  *slot = pair;
+  for (int w = 0; w < 2; ++w) {
+    const HugeSlot& s = pair[w];
+    if (s.hash == h && s.key_len == piece.size() && key_bytes_.Live(s.key_off) &&
+        std::memcmp(key_bytes_.At(s.key_off), piece.data(), piece.size()) == 0)
+      return Emit(s, ids);
+  }
+  return false;
 }
 
-void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
+void PieceCache::PutHuge(HugeSlot* pair, std::string_view piece, const uint32_t* ids, size_t count) {
+  pair[1] = pair[0];
+  HugeSlot* s = pair;
   s->key_len = 0;  // empty until filled
   const uint64_t at = key_bytes_.Put(piece.data(), piece.size());
   if (at == PieceRing<char>::kNone) return;
-  // The ids go in after the key: a key whose ids were stored first could
-  // not be overwritten before them.
   if (!Store(s, piece.size(), ids, count)) return;
   s->hash = HashBytes(piece.data(), piece.size());
   s->key_off = at;
@@ -245,13 +265,17 @@ void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* id
 bool PieceCache::AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids) {
   uint64_t w[kMaxKey / 8];
   const uint64_t h = LongKey(piece, w);
-  LongSlot& s = long_[h >> long_shift_];
-  *slot = &s;
-  if (s.key_len != piece.size() || std::memcmp(s.w, w, sizeof(w)) != 0) return false;
-  return Emit(s, ids);
+  LongSlot* pair = PairOf(long_, h, long_shift_);
+  *slot = pair;
+  for (int k = 0; k < 2; ++k) {
+    if (pair[k].key_len == piece.size() && std::memcmp(pair[k].w, w, sizeof(w)) == 0) return Emit(pair[k], ids);
+  }
+  return false;
 }
 
-void PieceCache::PutLong(LongSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
+void PieceCache::PutLong(LongSlot* pair, std::string_view piece, const uint32_t* ids, size_t count) {
+  pair[1] = pair[0];
+  LongSlot* s = pair;
   s->key_len = 0;  // empty until filled
   uint64_t w[kMaxKey / 8];
   LongKey(piece, w);

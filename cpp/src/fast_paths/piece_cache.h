@@ -151,7 +151,8 @@ class PieceCache {
   bool Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids);
   void Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count);
 
-  // The same for keys of kMaxShort + 1..kMaxKey bytes.
+  // The same for keys of kMaxShort + 1..kMaxKey bytes (`slot`: the two
+  // ways the key may be in).
   bool AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids);
   void PutLong(LongSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
 
@@ -262,8 +263,11 @@ class PieceCache {
   size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
   bool can_grow_ = false;
   // The tables live in one zero-filled mapping on 2 MB pages where the
-  // kernel allows (one TLB entry for a lookup that lands anywhere).
-  std::unique_ptr<HugePageRegion> mem_;  // replaced when the tables grow
+  // kernel allows (one TLB entry for a lookup that lands anywhere). Two
+  // regions, the tables in tables_[cur_]: growing maps the other one, so
+  // a warm cache that grows calls no allocator (only mmap).
+  HugePageRegion tables_[2];
+  int cur_ = 0;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
