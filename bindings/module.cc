@@ -9,6 +9,7 @@ void bind_tokenizer(nb::module_& m);
 void bind_encoding(nb::module_& m);
 void bind_encode_config(nb::module_& m);
 void bind_decode_stream(nb::module_& m);
+void bind_convert(nb::module_& m);
 
 NB_MODULE(_native, m) {
   m.doc() = "mtok native core (internal; use the mtok package)";
@@ -17,4 +18,5 @@ NB_MODULE(_native, m) {
   bind_encode_config(m);
   bind_tokenizer(m);
   bind_decode_stream(m);
+  bind_convert(m);
 }

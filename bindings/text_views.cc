@@ -47,6 +47,10 @@ mtok::EncodeOptions MakeOptions(bool add_special, const EncodeConfig* config, bo
   if (config) {
     o.truncation = config->truncation;
     o.padding = config->padding;
+    if (config->split_special) {
+      o.added = mtok::EncodeOptions::Added::kAllowed;
+      o.allowed_ids = config->allowed_ids;
+    }
   }
   return o;
 }

@@ -9,6 +9,7 @@
 
 #include "mtok/memory.h"
 #include "errors.h"
+#include "mtok/piece_cache.h"
 #include "py_tokenizer.h"
 
 namespace nb = nanobind;
@@ -31,17 +32,21 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
 
 using Added = mtok::EncodeOptions::Added;
 
+// kAll leaves what the options already say (a config may have turned added
+// tokens off: encode_special_tokens).
 void SetAdded(mtok::EncodeOptions* o, Added added, std::vector<uint32_t> allowed_ids) {
+  if (added == Added::kAll) return;
   o->added = added;
   o->allowed_ids = std::move(allowed_ids);
 }
 
 // Ids only, no truncation or padding: the fast path.
 nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
-                   Added added_mode, std::vector<uint32_t> allowed_ids) {
+                   Added added_mode, std::vector<uint32_t> allowed_ids, int threads) {
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
+  opt.threads = threads;
   thread_local std::vector<uint32_t> ids;  // reused: its capacity stays
   mtok::Status st;
   {
@@ -197,6 +202,7 @@ nb::dict Info(const PyTokenizer& self) {
 }  // namespace
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
+void bind_hf_surface(nb::class_<PyTokenizer>& cls);
 
 // The acceleration sections of .mtok bytes that lack them (for the writer).
 nb::list AccelSections(nb::bytes data) {
@@ -216,6 +222,8 @@ nb::list AccelSections(nb::bytes data) {
 }
 
 void bind_tokenizer(nb::module_& m) {
+  m.def("piece_cache_bound", &mtok::PieceCacheBound, "bytes each thread's pre-token cache may use, per tokenizer");
+  m.def("set_piece_cache_bound", &mtok::SetPieceCacheBound, nb::arg("bytes"));
   m.def("accel_sections", &AccelSections, nb::arg("data"),
         "Lookup tables to store in a .mtok file: [(tag, payload)].");
   nb::enum_<Added>(m, "AddedTokens", "Which added tokens an encode matches in the text.")
@@ -235,7 +243,7 @@ void bind_tokenizer(nb::module_& m) {
                   nb::arg("path"), "Maps a .mtok file and loads it (zero copy).")
       .def("encode", &EncodeIds, nb::arg("text"), nb::arg("add_special_tokens"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
-           "Ids of a str or UTF-8 bytes.")
+           nb::arg("threads") = 1, "Ids of a str or UTF-8 bytes; a long text on up to `threads` threads.")
       .def("encode_full", &EncodeFull, nb::arg("text"), nb::arg("pair").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
@@ -317,4 +325,5 @@ void bind_tokenizer(nb::module_& m) {
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
   bind_batch_numpy(cls);
+  bind_hf_surface(cls);
 }

@@ -37,7 +37,7 @@ def _run(cmd) -> None:
 def hooks():
     """The mtok_testing module, built first when needed."""
     build = _build_dir()
-    configure = ["cmake", "-S", str(REPO), "-B", str(build), "-DMTOK_TEST_HOOKS=ON",
+    configure = ["cmake", "-S", str(REPO), "-B", str(build), "-DMTOK_PYTHON=ON", "-DMTOK_TEST_HOOKS=ON",
                  f"-DPython_EXECUTABLE={sys.executable}"]
     if not (build / "CMakeCache.txt").is_file():
         configure.append("-DCMAKE_BUILD_TYPE=Release")

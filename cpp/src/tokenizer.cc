@@ -8,6 +8,7 @@
 #include "common/scratch.h"
 #include "encoding/encoding_ops.h"
 #include "encoding/offsets.h"
+#include "fast_paths/split_encode.h"
 #include "processors/template.h"
 #include "stage_order.h"
 #include "tokenizer_impl.h"
@@ -97,8 +98,8 @@ class PiecePath {
 class RoutePath {
  public:
   RoutePath(const TokenizerImpl& f, std::string_view text, bool split_added,
-            const std::vector<bool>* allowed, std::vector<uint32_t>* ids)
-      : f_(f), text_(text), split_added_(split_added), allowed_(allowed), ids_(ids) {}
+            const std::vector<bool>* allowed, int threads, std::vector<uint32_t>* ids)
+      : f_(f), text_(text), split_added_(split_added), allowed_(allowed), threads_(threads), ids_(ids) {}
   ~RoutePath() {
     for (std::string& n : s_.normalized) TrimScratch(n);
   }
@@ -145,7 +146,8 @@ class RoutePath {
   void Tokenize() {
     for (const Seg& s : s_.segs) {
       if (s.added_id >= 0) ids_->push_back(static_cast<uint32_t>(s.added_id));
-      else f_.route->Encode(View(s), s.at_start, ids_);
+      else if (!EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_))
+        f_.route->Encode(View(s), s.at_start, ids_);
     }
   }
 
@@ -171,6 +173,7 @@ class RoutePath {
   std::string_view text_;
   bool split_added_;
   const std::vector<bool>* allowed_;
+  int threads_;  // a long segment may be split over this many (split_encode.h)
   std::vector<uint32_t>* ids_;
   static thread_local Scratch s_;
 };
@@ -188,16 +191,16 @@ void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uin
   const std::vector<bool>* allowed = opt.added == EncodeOptions::Added::kAllowed ? &mask : nullptr;
   seq->detailed = opt.details;
   if (f.route && !opt.details) {
-    RouteIds(text, split_added, allowed, &seq->ids);
+    RouteIds(text, split_added, allowed, /*threads=*/1, &seq->ids);
     return;
   }
   PiecePath path(f, text, opt, allowed, type_id, seq);
   RunStages(path);
 }
 
-void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                          std::vector<uint32_t>* ids) const {
-  RoutePath path(*f_, text, split_added, allowed, ids);
+  RoutePath path(*f_, text, split_added, allowed, threads, ids);
   RunStages(path);
 }
 
@@ -255,7 +258,7 @@ Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
     // Straight into *ids: a warm call with a reused vector allocates nothing.
     ids->clear();
     try {
-      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, ids);
+      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, opt.threads, ids);
     } catch (StageError& e) {
       ids->clear();
       return std::move(e.status);
@@ -333,6 +336,7 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
 
 void Tokenizer::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   out->emplace_back("ids_route", f_->route ? f_->route->Name() : "general pipeline");
+  if (f_->route) f_->route->RuntimeInfo(out);
   f_->model->RuntimeInfo(out);
 }
 

@@ -49,8 +49,9 @@ Status TokenizerImpl::Assemble() {
 }
 
 bool TokenizerImpl::IdToToken(uint32_t id, std::string* token) const {
-  if (const AddedToken* t = added->ById(id)) {
-    token->assign(t->content);
+  std::string_view text = added->IdText(id);
+  if (text.data() != nullptr) {
+    token->assign(text);
     return true;
   }
   std::string_view s = model->IdToToken(id);

@@ -3,7 +3,7 @@ home of the built-in encodings: ``mtok.tiktoken.registry`` re-exports this
 module's names, as tiktoken's registry module holds them.
 
 The rank files ship inside the package (src/mtok/data); the converted .mtok
-bytes are cached per user so later loads only map a file.
+bytes go to the on-disk cache (mtok.cache) so later loads only map a file.
 """
 
 import functools
@@ -17,28 +17,6 @@ from .errors import FormatError
 from .tokenizer import Tokenizer
 
 _DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
-_PACKAGE_DIR = os.path.dirname(__file__)
-
-
-@functools.lru_cache(maxsize=None)
-def _writer_fingerprint() -> str:
-    """Hash of the code that turns a rank file into .mtok bytes: a cached
-    file written by another version of that code is never reused. The
-    native module computes the acceleration sections, so its build counts
-    too (by size and time: hashing it would cost a read of several MB)."""
-    from . import _native
-
-    h = hashlib.sha256()
-    st = os.stat(_native.__file__)
-    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
-    folders = [os.path.join(_PACKAGE_DIR, "format")]
-    files = [os.path.join(_PACKAGE_DIR, "convert", n) for n in ("tiktoken_file.py", "openai_encodings.py", "export.py")]
-    for folder in folders:
-        files += sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
-    for path in files:
-        with open(path, "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:16]
 
 
 # name -> Encoding, loaded once per process, as tiktoken's registry
@@ -52,35 +30,25 @@ def list_encoding_names() -> list:
     return list(ENCODING_SPECS)
 
 
-def _cache_dir() -> str:
-    base = os.environ.get("MTOK_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mtok")
-    return base
-
-
 def _load(name: str) -> Tokenizer:
-    """The encoding's tokenizer: the cached .mtok mapped in place, or built
-    from the packaged rank file (and cached) when there is no valid cache."""
-    base, digest, pattern, specials, _ = ENCODING_SPECS[name]
-    cache = os.path.join(_cache_dir(), f"{name}-{digest[:16]}-{_writer_fingerprint()}.mtok")
-    try:
-        return Tokenizer.from_file(cache)  # a damaged cache file is rebuilt, never trusted
-    except FormatError:
-        pass
-    raw = _rank_file(base, digest)
-    from .convert.tiktoken_file import parse_ranks, spec_from_ranks
-    from .convert.export import export_mtok
+    """The encoding's tokenizer: its cached .mtok (mtok.cache) mapped in
+    place, or built from the packaged rank file (and cached)."""
+    from . import cache
 
-    data = export_mtok(spec_from_ranks(parse_ranks(raw, base), pattern, specials, name))
-    try:
-        os.makedirs(os.path.dirname(cache), exist_ok=True)
-        tmp = f"{cache}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, cache)
-    except OSError:
-        pass  # a read-only home only costs the conversion next time
-    return Tokenizer.from_bytes(data)
+    base, digest, pattern, specials, _ = ENCODING_SPECS[name]
+
+    def build() -> bytes:
+        from .convert.tiktoken_file import parse_ranks, spec_from_ranks
+        from .convert.export import export_mtok
+
+        return export_mtok(spec_from_ranks(parse_ranks(_rank_file(base, digest), base), pattern, specials, name))
+
+    folder = cache.cache_dir()
+    if folder is None:
+        return Tokenizer.from_bytes(build())
+    key = hashlib.blake2b(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode(),
+                          digest_size=20).hexdigest()
+    return cache.load(folder, key, build, source=f"built-in encoding {name}")
 
 
 def _builtin_encoding(name: str):

@@ -30,7 +30,7 @@ def main(out: Path) -> None:
     from mtok.convert.export import export_mtok
     from mtok.format.legacy_txt import export_legacy_txt
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "format"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from small_spec import small_spec
 
     write(out / "load_mtok", "small_spec.mtok", export_mtok(small_spec()))

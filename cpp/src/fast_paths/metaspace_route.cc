@@ -135,6 +135,10 @@ MetaspaceRoute::MetaspaceRoute() : serial_(NewOwnerSerial()) {}
 
 void MetaspaceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
 
+void MetaspaceRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
+  PieceCache::ForThread(serial_).Describe(out);
+}
+
 void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const {
   CachedIds(cache, piece, ids,
             [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });
