@@ -11,7 +11,6 @@ from corpus import file_path
 from mtok import FormatError, _native
 from mtok.convert import load_spec, to_mtok_bytes
 from mtok.convert.export import export_mtok
-from mtok.format.writer import write_mtok
 from small_spec import small_spec
 
 
@@ -144,7 +143,7 @@ def _native_vs_python(load, native, path, monkeypatch, **options):
     .mtok bytes or the error text."""
     def run():
         try:
-            return write_mtok(load(str(path), native=True, **options))
+            return export_mtok(load(str(path), native=True, **options))
         except FormatError as e:
             return f"FormatError: {e}"
 
