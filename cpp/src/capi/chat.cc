@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "capi/chat_pending.h"
+#include "chat/apply_chat_template.h"
 #include "capi/errors.h"
 #include "capi/handles.h"
 
