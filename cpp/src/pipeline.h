@@ -17,6 +17,7 @@ namespace mtok {
 class ByteBpe;
 class Regex;
 class Scanner;
+class WordPiece;
 
 // Thrown by a stage that cannot finish its piece (a regex over its
 // backtracking budget) through the void stage interfaces below; Tokenizer
@@ -96,8 +97,10 @@ class Normalizer {
 
 // What a normalizer stage is. Only the shapes the fused routes need are named.
 struct NormalizerStage {
-  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace } kind = kOther;
+  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace, kBert } kind = kOther;
   const Normalizer* self = nullptr;
+  // kBert: BertNormalizer's options (strip_accents resolved)
+  bool clean_text = false, handle_chinese_chars = false, strip_accents = false, lowercase = false;
   char run_char = 0;             // kRunReplace: runs of this byte...
   size_t run_min = 0;            // ...at least this long...
   std::string_view run_content;  // ...become this
@@ -106,7 +109,7 @@ struct NormalizerStage {
 // What a pre-tokenizer stage is, for the fast paths that recognise whole
 // pipelines (see byte_level_route.h). Only the shapes they need are named.
 struct PreTokenizerStage {
-  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit } kind = kOther;
+  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit, kBert } kind = kOther;
   const Regex* regex = nullptr;  // kSplit with a regex pattern that has no scanner
   const Scanner* scanner = nullptr;  // the pattern's hand-written scanner, if any
   uint8_t behavior = 0;          // kSplit: a SplitBehavior
@@ -145,6 +148,8 @@ class Model {
   virtual bool TokenIsText(uint32_t /*id*/) const { return false; }
   // The same model on raw bytes, when it is a byte-level BPE (else null).
   virtual const ByteBpe* byte_bpe() const { return nullptr; }
+  // Its greedy splitter, when it is a WordPiece model (else null).
+  virtual const WordPiece* word_piece() const { return nullptr; }
   // Lookup tables to store in the file so the next load adopts them
   // instead of building them: (trailer tag, payload).
   // `base` is the start of the file the model was read from.
