@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/scratch.h"
+#include "fast_paths/bert_ascii_block.h"
 #include "common/utf8.h"
 #include "fast_paths/piece_cache.h"
 #include "models/wordpiece/wordpiece.h"
@@ -46,6 +47,11 @@ class WordPieceRoute::Words {
     while (p < end) {
       Room(kChunkGrowth, kChunkGrowth);
       const char* const stop = p + std::min<size_t>(kChunk, static_cast<size_t>(end - p));
+#ifdef MTOK_BERT_ASCII_BLOCKS
+      if (r_.blocks_) {
+        while (stop - p >= 16 && Block(p)) p += 16;
+      }
+#endif
       while (p < stop) {
         uint8_t b = static_cast<uint8_t>(*p);
         switch (kind[b]) {
@@ -74,7 +80,7 @@ class WordPieceRoute::Words {
             ++p;
             break;
           default:
-            p = NonAscii(p, end);
+            p = Utf8Char(p, end);
         }
       }
     }
@@ -86,6 +92,34 @@ class WordPieceRoute::Words {
   }
 
  private:
+#ifdef MTOK_BERT_ASCII_BLOCKS
+  // 16 ASCII bytes at p through the block classes; false (nothing done)
+  // when the block holds a byte the scalar loop must see.
+  bool Block(const char* p) {
+    bert_ascii::Masks m;
+    const size_t base = pos_;
+    if (!bert_ascii::Classify(p, r_.lowercase_, buf_.data.get() + base, &m)) return false;
+    pos_ = base + 16;  // every byte is kept; white space is just in no span
+    const uint32_t open = word_ != kNoWord;
+    const uint32_t before = (m.word << 1) | open;  // bit i: byte i - 1 was in a word
+    const uint32_t starts = m.word & ~before;
+    const uint32_t ends = ~m.word & before & 0xFFFF;
+    // Events in text order: a word that ends at i, then punctuation at i.
+    for (uint32_t ev = starts | ends | m.punct; ev != 0; ev &= ev - 1) {
+      const uint32_t i = static_cast<uint32_t>(__builtin_ctz(ev));
+      const uint32_t bit = 1u << i;
+      const uint32_t at = static_cast<uint32_t>(base) + i;
+      if (ends & bit) {
+        spans_[n_++] = {static_cast<uint32_t>(word_), at};
+        word_ = kNoWord;
+      }
+      if (m.punct & bit) spans_[n_++] = {at, at + 1};
+      if (starts & bit) word_ = at;
+    }
+    return true;
+  }
+#endif
+
   // Makes room for `bytes` more normalized bytes and `words` more spans.
   void Room(size_t bytes, size_t words) {
     if (n_ + words > kSpanCap) Flush();
@@ -140,7 +174,37 @@ class WordPieceRoute::Words {
   }
 
   // The code point at p (not ASCII); returns where the next one starts.
-  const char* NonAscii(const char* p, const char* end) {
+  // Two- and three-byte characters that continue a word or stand alone
+  // (most of every script) inline; the rest through NonAscii.
+  [[gnu::always_inline]] const char* Utf8Char(const char* p, const char* end) {
+    const auto* u = reinterpret_cast<const uint8_t*>(p);
+    const size_t left = static_cast<size_t>(end - p);
+    char32_t cp;
+    size_t len;
+    if ((u[0] & 0xE0) == 0xC0 && left >= 2 && (u[1] & 0xC0) == 0x80) {
+      cp = (char32_t(u[0] & 0x1F) << 6) | (u[1] & 0x3F);
+      len = 2;
+    } else if ((u[0] & 0xF0) == 0xE0 && left >= 3 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
+      cp = (char32_t(u[0] & 0x0F) << 12) | (char32_t(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
+      len = 3;
+    } else {
+      return NonAscii(p, end);
+    }
+    const BertCodePoints::Entry& e = r_.cps_.At(cp);
+    if (e.kind == BertCodePoints::kAppend) {
+      if (e.len) Append16(e.out, e.len);
+    } else if (e.kind == BertCodePoints::kIsolate) {
+      EndWord();
+      spans_[n_++] = {static_cast<uint32_t>(pos_), static_cast<uint32_t>(pos_ + e.len)};
+      Append16(e.out, e.len);
+      word_ = kNoWord;
+    } else {
+      return NonAscii(p, end);
+    }
+    return p + len;
+  }
+
+  [[gnu::noinline]] const char* NonAscii(const char* p, const char* end) {
     int len;
     const char32_t cp = utf8::decode(std::string_view(p, static_cast<size_t>(end - p)), 0, &len);
     const BertCodePoints::Entry& e = r_.cps_.At(cp);
@@ -256,6 +320,20 @@ WordPieceRoute::WordPieceRoute(BertOptions opt, const Normalizer* normalizer, co
       default: break;  // not a shape an ASCII byte has; the general case handles it
     }
     if ((ascii_kind_[b] == kWordByte || ascii_kind_[b] == kAlone) && e.len != 1) ascii_kind_[b] = kNotAscii;
+  }
+  // The block path classifies bytes itself: only when that is what this
+  // table says for every byte it takes.
+  lowercase_ = opt.normalizes && opt.lowercase;
+  blocks_ = true;
+  for (int b = 0; b < 0x80; ++b) {
+    if (!bert_ascii::IsBlockByte(static_cast<uint8_t>(b))) continue;
+    const bool alnum = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
+    const bool space = b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    const char lowered = lowercase_ && b >= 'A' && b <= 'Z' ? static_cast<char>(b + 32) : static_cast<char>(b);
+    const bool agrees = alnum   ? ascii_kind_[b] == kWordByte && ascii_out_[b] == lowered
+                        : space ? ascii_kind_[b] == kSpace
+                                : ascii_kind_[b] == kAlone && ascii_out_[b] == static_cast<char>(b);
+    blocks_ = blocks_ && agrees;
   }
 }
 

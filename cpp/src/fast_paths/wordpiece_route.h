@@ -45,6 +45,8 @@ class WordPieceRoute : public IdsRoute {
   BertCodePoints cps_;
   uint8_t ascii_kind_[256];
   char ascii_out_[128];  // kWordByte, kAlone: the normalized byte
+  bool lowercase_ = false;  // the fused normalizer lowercases
+  bool blocks_ = false;     // the table agrees with bert_ascii's block classes
 };
 
 }  // namespace mtok
