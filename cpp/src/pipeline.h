@@ -17,7 +17,6 @@ namespace mtok {
 class ByteBpe;
 class Regex;
 class Scanner;
-class WordPiece;
 
 // Thrown by a stage that cannot finish its piece (a regex over its
 // backtracking budget) through the void stage interfaces below; Tokenizer
@@ -148,8 +147,6 @@ class Model {
   virtual bool TokenIsText(uint32_t /*id*/) const { return false; }
   // The same model on raw bytes, when it is a byte-level BPE (else null).
   virtual const ByteBpe* byte_bpe() const { return nullptr; }
-  // Its greedy splitter, when it is a WordPiece model (else null).
-  virtual const WordPiece* word_piece() const { return nullptr; }
   // Lookup tables to store in the file so the next load adopts them
   // instead of building them: (trailer tag, payload).
   // `base` is the start of the file the model was read from.

@@ -14,7 +14,6 @@ import unicodedata
 import pytest
 
 import corpus
-import mtok
 from harness import assert_same
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -29,12 +28,7 @@ def load_json(path):
 def pair_from(spec, tmp_path, name):
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
-    ref = tokenizers.Tokenizer.from_file(str(path))
-    ours = mtok.Tokenizer.from_file(path)
-    for t in (ref, ours):
-        t.no_truncation()
-        t.no_padding()
-    return ref, ours
+    return corpus.hf_pair_at(path)
 
 
 def edge_strings():

@@ -33,21 +33,42 @@ void CleanAndPad(const BertOptions& o, char32_t cp, std::u32string* out) {
   else out->push_back(cp);
 }
 
+// NFD of a few code points: each one's full canonical decomposition, then
+// the marks of every run of nonzero classes in class order (stable).
+void Nfd(const std::u32string& in, std::u32string* out) {
+  out->clear();
+  for (char32_t c : in) unicode::decompose_canonical(c, out);
+  for (size_t i = 1; i < out->size(); ++i) {
+    const uint8_t ci = unicode::combining_class((*out)[i]);
+    if (ci == 0) continue;
+    for (size_t j = i; j > 0; --j) {
+      const uint8_t cj = unicode::combining_class((*out)[j - 1]);
+      if (cj == 0 || cj <= ci) break;
+      std::swap((*out)[j - 1], (*out)[j]);
+    }
+  }
+}
+
 }  // namespace
 
-void BertCodePoints::Normalized(char32_t cp, std::u32string* out) const {
+void BertCodePoints::Steps(char32_t cp, std::u32string* out, bool* leads_mark, bool* reorder) const {
+  thread_local std::u32string chars, nfd;
   out->clear();
+  *leads_mark = *reorder = false;
   if (!opt_.normalizes) {
     out->push_back(cp);
     return;
   }
-  std::u32string chars, nfd;
   CleanAndPad(opt_, cp, &chars);
   if (opt_.strip_accents) {
-    unicode::normalize(unicode::NormForm::NFD, chars, &nfd, nullptr);
+    Nfd(chars, &nfd);
+    // A code point that clean_text drops lets the marks around it meet.
+    *leads_mark = nfd.empty() || unicode::combining_class(nfd[0]) != 0;
     chars.clear();
     for (char32_t c : nfd) {
-      if (!unicode::IsBertMn(c)) chars.push_back(c);
+      if (unicode::IsBertMn(c)) continue;
+      chars.push_back(c);
+      *reorder = *reorder || unicode::combining_class(c) != 0;
     }
   }
   if (!opt_.lowercase) {
@@ -58,6 +79,11 @@ void BertCodePoints::Normalized(char32_t cp, std::u32string* out) const {
     if (c < 0x80) out->push_back(c >= 'A' && c <= 'Z' ? c + 32 : c);
     else unicode::to_lower(c, out);
   }
+}
+
+void BertCodePoints::Normalized(char32_t cp, std::u32string* out) const {
+  bool leads_mark, reorder;
+  Steps(cp, out, &leads_mark, &reorder);
 }
 
 // The code points that fill most pages, without the general steps: CJK
@@ -87,20 +113,12 @@ bool BertCodePoints::FillQuick(char32_t cp, Entry* e) const {
 void BertCodePoints::Fill(char32_t cp, Entry* e) const {
   std::memset(e, 0, sizeof(*e));
   if (FillQuick(cp, e)) return;
-  std::u32string out;
-  Normalized(cp, &out);
-  if (opt_.normalizes && opt_.strip_accents) {
-    std::u32string chars, nfd;
-    CleanAndPad(opt_, cp, &chars);
-    unicode::normalize(unicode::NormForm::NFD, chars, &nfd, nullptr);
-    // A code point that clean_text drops lets the marks around it meet.
-    e->leads_mark = nfd.empty() || unicode::combining_class(nfd[0]) != 0;
-    for (char32_t c : nfd) {
-      if (unicode::combining_class(c) != 0 && !unicode::IsBertMn(c)) {
-        e->kind = kReorder;
-        return;
-      }
-    }
+  thread_local std::u32string out;
+  bool reorder;
+  Steps(cp, &out, &e->leads_mark, &reorder);
+  if (reorder) {
+    e->kind = kReorder;
+    return;
   }
   size_t spaces = 0, puncts = 0;
   for (char32_t c : out) {

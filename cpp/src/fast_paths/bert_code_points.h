@@ -66,6 +66,8 @@ class BertCodePoints {
   static constexpr size_t kPages = 0x300;  // planes 0-2: every script in use
   const Entry* MakePage(size_t page) const;
   const Entry& Uncached(char32_t cp) const;
+  // The normalized code point; *leads_mark and *reorder as the entry's.
+  void Steps(char32_t cp, std::u32string* out, bool* leads_mark, bool* reorder) const;
   void Fill(char32_t cp, Entry* e) const;
   bool FillQuick(char32_t cp, Entry* e) const;
 

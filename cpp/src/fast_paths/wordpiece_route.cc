@@ -15,7 +15,7 @@ namespace {
 
 // A word: a byte range of the normalized text.
 struct WordSpan {
-  uint32_t begin, end;
+  size_t begin, end;
 };
 
 // The normalized bytes of the words not yet looked up, per thread.
@@ -108,9 +108,9 @@ class WordPieceRoute::Words {
     for (uint32_t ev = starts | ends | m.punct; ev != 0; ev &= ev - 1) {
       const uint32_t i = static_cast<uint32_t>(__builtin_ctz(ev));
       const uint32_t bit = 1u << i;
-      const uint32_t at = static_cast<uint32_t>(base) + i;
+      const size_t at = base + i;
       if (ends & bit) {
-        spans_[n_++] = {static_cast<uint32_t>(word_), at};
+        spans_[n_++] = {word_, at};
         word_ = kNoWord;
       }
       if (m.punct & bit) spans_[n_++] = {at, at + 1};
@@ -147,13 +147,13 @@ class WordPieceRoute::Words {
   }
   void EndWord() {
     if (word_ == kNoWord) return;
-    spans_[n_++] = {static_cast<uint32_t>(word_), static_cast<uint32_t>(pos_)};
+    spans_[n_++] = {word_, pos_};
     word_ = kNoWord;
   }
   // A word of its own: punctuation, a CJK character.
   void Alone(const char* s, size_t n) {
     EndWord();
-    spans_[n_++] = {static_cast<uint32_t>(pos_), static_cast<uint32_t>(pos_ + n)};
+    spans_[n_++] = {pos_, pos_ + n};
     std::memcpy(buf_.data.get() + pos_, s, n);
     pos_ += n;
   }
@@ -195,7 +195,7 @@ class WordPieceRoute::Words {
       if (e.len) Append16(e.out, e.len);
     } else if (e.kind == BertCodePoints::kIsolate) {
       EndWord();
-      spans_[n_++] = {static_cast<uint32_t>(pos_), static_cast<uint32_t>(pos_ + e.len)};
+      spans_[n_++] = {pos_, pos_ + e.len};
       Append16(e.out, e.len);
       word_ = kNoWord;
     } else {
@@ -340,8 +340,8 @@ WordPieceRoute::WordPieceRoute(BertOptions opt, const Normalizer* normalizer, co
 std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const Normalizer* fusable,
                                                      const std::vector<PreTokenizerStage>& stages,
                                                      const Model& model) {
-  if (stages.size() != 1 || stages[0].kind != PreTokenizerStage::kBert || model.word_piece() == nullptr)
-    return nullptr;
+  const WordPiece* wp = WordPieceOf(model);
+  if (stages.size() != 1 || stages[0].kind != PreTokenizerStage::kBert || wp == nullptr) return nullptr;
   BertOptions opt;
   const Normalizer* normalizer = nullptr;
   if (fusable) {
@@ -356,7 +356,7 @@ std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const Normalizer* fusable,
       opt.lowercase = ns[0].lowercase;
     }
   }
-  return std::unique_ptr<WordPieceRoute>(new WordPieceRoute(opt, normalizer, model.word_piece()));
+  return std::unique_ptr<WordPieceRoute>(new WordPieceRoute(opt, normalizer, wp));
 }
 
 void WordPieceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }

@@ -41,7 +41,6 @@ class BertNormalizer : public Normalizer {
   void Describe(std::vector<NormalizerStage>* out) const override {
     NormalizerStage s;
     s.kind = NormalizerStage::kBert;
-    s.self = this;
     s.clean_text = clean_;
     s.handle_chinese_chars = chinese_;
     s.strip_accents = strip_;

@@ -77,7 +77,7 @@ class WordPieceModel : public Model {
   }
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
-  const WordPiece* word_piece() const override { return &wp_; }
+  const WordPiece& splitter() const { return wp_; }
 
  private:
   Vocab vocab_;
@@ -88,6 +88,11 @@ class WordPieceModel : public Model {
 
 std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options) {
   return std::make_unique<WordPieceModel>(std::move(vocab), std::move(options));
+}
+
+const WordPiece* WordPieceOf(const Model& model) {
+  const auto* m = dynamic_cast<const WordPieceModel*>(&model);
+  return m ? &m->splitter() : nullptr;
 }
 
 }  // namespace mtok

@@ -47,4 +47,7 @@ class WordPiece {
 
 std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options);
 
+// The greedy splitter of a WordPiece model, or null for another model.
+const WordPiece* WordPieceOf(const Model& model);
+
 }  // namespace mtok

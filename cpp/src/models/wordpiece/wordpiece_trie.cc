@@ -81,6 +81,7 @@ WordPieceTrie::WordPieceTrie(const Vocab& vocab) {
       for (uint32_t c = 0; c < node.count; ++c) dense_[node.dense + labels_[node.first + c]] = node.first + c;
     }
   }
+  labels_.resize(n + 16, 0);  // Child reads 16 labels at once
 }
 
 uint32_t WordPieceTrie::Walk(std::string_view s) const {

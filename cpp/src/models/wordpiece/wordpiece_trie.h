@@ -11,6 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace mtok {
 
 class Vocab;
@@ -34,11 +38,20 @@ class WordPieceTrie {
       return c;
     }
     const uint8_t* lab = labels_.data() + n.first;
+#if defined(__SSE2__)
+    // All (at most 16) labels in one compare: labels_ has 16 bytes of
+    // padding at its end.
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lab));
+    const uint32_t hit = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(b))))) &
+                         ((1u << n.count) - 1);
+    return hit ? n.first + static_cast<uint32_t>(__builtin_ctz(hit)) : kNone;
+#else
     for (uint32_t k = 0; k < n.count; ++k) {
       if (lab[k] == b) return n.first + k;
       if (lab[k] > b) break;
     }
     return kNone;
+#endif
   }
   // The token id ending at node, or kNone.
   uint32_t Token(uint32_t node) const { return nodes_[node].token; }
