@@ -22,9 +22,11 @@ install-test:
 	$(PIP) install --quiet ".[test]"
 
 # In-place build for development: compiles the extension into src/mtok/.
-# Use with PYTHONPATH=src.
+# Use with PYTHONPATH=src. The unit tests' hook module (mtok_testing) is
+# built too but stays in $(BUILD_DIR), where tests/hooks_module.py finds it.
 dev:
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DMTOK_PYTHON=ON -DMTOK_TEST_HOOKS=ON \
+		-DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
 	cmake --build $(BUILD_DIR) -j2
 	@# Copy then rename: a process that has the old module mapped keeps it intact.
 	for f in $(BUILD_DIR)/_native*.so $(BUILD_DIR)/_native.pyi; do \
@@ -43,7 +45,10 @@ test-tiktoken-suite:
 
 # ASan + UBSan: builds the extension into $(ASAN_DIR) (never src/mtok), stages
 # a private copy of the package there, and runs the unit, format and hostile
-# tests plus a small parity subset under the sanitizers. Python itself is not
+# tests plus a small parity subset under the sanitizers. tests/capi builds
+# libmtok, the C API's test programs and the examples with the sanitizers
+# too (MTOK_CAPI_SANITIZE=1, in build/capi-asan) and runs them with leak
+# checking on, against the sanitized extension. Python itself is not
 # instrumented, so libasan is preloaded (with libstdc++, or ASan cannot
 # intercept C++ throws from the extension) and leak checking is off.
 ASAN_DIR ?= build/asan
@@ -52,9 +57,9 @@ ASAN_DIR ?= build/asan
 # tests and the tiktoken parity subset; pass SANITIZE_TESTS=tests for
 # everything.
 SANITIZE_TESTS ?= tests/format tests/hostile/test_input_limits.py tests/hostile/test_regex_stages.py \
-	tests/unit/test_regex.py tests/parity/test_tiktoken.py
+	tests/unit/test_regex.py tests/parity/test_tiktoken.py tests/capi
 sanitize:
-	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTOK_SANITIZE=ON \
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTOK_SANITIZE=ON -DMTOK_PYTHON=ON -DMTOK_TEST_HOOKS=ON \
 		-DPython_EXECUTABLE=$$(which $(PYTHON)) >/dev/null
 	cmake --build $(ASAN_DIR) -j2
 	rm -rf $(ASAN_DIR)/site && mkdir -p $(ASAN_DIR)/site/mtok
@@ -63,5 +68,5 @@ sanitize:
 	LD_PRELOAD="$$($${CXX:-g++} -print-file-name=libasan.so) $$($${CXX:-g++} -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	PYTHONPATH=$(ASAN_DIR)/site:tests MTOK_CACHE_DIR=$(ASAN_DIR)/cache \
+	PYTHONPATH=$(ASAN_DIR)/site:tests MTOK_CACHE_DIR=$(ASAN_DIR)/cache MTOK_TEST_HOOKS_DIR=$(ASAN_DIR) MTOK_CAPI_SANITIZE=1 \
 		$(PYTHON) -m pytest -q -p no:cacheprovider $(SANITIZE_TESTS) -k "not 100_mb" $(PYTEST_ARGS)

@@ -10,8 +10,12 @@ from pathlib import Path
 from . import environment, peers, report, specs, texts
 
 RESULTS = Path(__file__).with_name("results")
-SUITES = ("bpe", "unigram", "load")
+SUITES = ("bpe", "unigram", "traffic", "load")
 PARTS = ("sized", "cold", "cold-lang", "worst", "batch")
+TRAFFIC_PARTS = ("windows", "corpus", "long", "memory")
+# The traffic suite's libraries by default: mtok and the 2026 peers (the
+# 2025 ones are 2-40x slower; --libs adds them).
+TRAFFIC_LIBS = ("mtok", "fastokens", "gigatoken", "tokie", "nanotoken", "tokenizers-rc3")
 DEFAULT_SIZES = {"bpe": (128, 512, 4096, 16384), "unigram": (128, 512, 1024, 4096, 16384)}
 
 
@@ -22,8 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sizes", help="comma-separated token counts (default per suite)")
     p.add_argument("--tokenizers", help=f"comma-separated, from: {', '.join(specs.CATALOG)}")
     p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed)")
-    p.add_argument("--parts", default=",".join(PARTS),
-                   help=f"parts of the bpe/unigram suites, or none (default {','.join(PARTS)})")
+    p.add_argument("--parts", help=f"parts of the bpe/unigram suites, or none (default {','.join(PARTS)}); "
+                                   f"of the traffic suite: {','.join(TRAFFIC_PARTS)} (default all)")
+    p.add_argument("--memory-mb", type=int, help="MB of random words of the memory part (default 64, quick 4)")
     p.add_argument("--callgrind", action="store_true", help="also count instructions per 512-token encode")
     p.add_argument("--budget", type=float, help="seconds per size for the slowest library (default 1, quick 0.05)")
     p.add_argument("--out", default=str(RESULTS), help="folder for the JSON and PNG results")
@@ -50,9 +55,16 @@ class Settings:
         self.batch_bytes, self.batch_rounds = (128_000, 2) if q else (1_000_000, 25)
         self.load_repeats = 1 if q else 3
         self.callgrind_n = 20 if q else 100
+        # traffic suite: (window bytes, count), processes per library, memory MB
+        self.windows = ((2048, 20), (65536, 3)) if q else ((2048, 200), (65536, 24))
+        self.traffic_repeats = 1 if q else 3
+        self.memory_mb = args.memory_mb or (4 if q else 64)
         from .worstcase import QUICK_SIZES, SIZES
 
         self.worst_sizes = QUICK_SIZES if q else SIZES
+        from .long_input import QUICK_SIZES as LONG_QUICK, SIZES as LONG_SIZES
+
+        self.long_sizes = LONG_QUICK if q else LONG_SIZES
 
 
 def _suite_specs(suite, names):
@@ -63,6 +75,8 @@ def _suite_specs(suite, names):
         raise SystemExit(f"unknown tokenizers {unknown}; known: {', '.join(specs.CATALOG)}")
     if suite == "load":
         return names or list(specs.LOAD_DEFAULT)
+    if suite == "traffic":
+        return names or list(specs.TRAFFIC_DEFAULT)
     if not names:
         return list(specs.BPE_DEFAULT if suite == "bpe" else specs.UNIGRAM_DEFAULT)
     return [n for n in names if (specs.CATALOG[n].model == "unigram") == (suite == "unigram")]
@@ -74,7 +88,7 @@ def run_encode_suite(suite, args, settings, selected, log, checkpoint=lambda out
     checkpoint(out) runs after every part, so a long run saves as it goes."""
     from . import batch, callgrind, cold, sized, worstcase
 
-    parts = [p for p in _csv(args.parts) or () if p != "none"]
+    parts = [p for p in _csv(args.parts or ",".join(PARTS)) if p != "none"]
     unknown = set(parts) - set(PARTS)
     if unknown:
         raise SystemExit(f"unknown parts {sorted(unknown)}; known: {', '.join(PARTS)} (or none)")
@@ -118,6 +132,43 @@ def run_encode_suite(suite, args, settings, selected, log, checkpoint=lambda out
             text = texts.sized_strings(lambda s: len(ref(s)), 512, ("en",))[0]
             part("callgrind", callgrind.run, spec, chosen, text, n=settings.callgrind_n, log=log)
     return out
+
+
+def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None) -> dict:
+    """The traffic suite: unique and repeated windows, cold and second pass
+    over the corpus, long inputs, memory; each tokenizer from its
+    tokenizer.json, every library in fresh processes."""
+    from . import long_input, memory, traffic
+
+    parts = _csv(args.parts) or list(TRAFFIC_PARTS)
+    unknown = set(parts) - set(TRAFFIC_PARTS)
+    if unknown:
+        raise SystemExit(f"unknown traffic parts {sorted(unknown)}; known: {', '.join(TRAFFIC_PARTS)}")
+    if not args.libs:
+        selected = [p for p in selected if p.name in TRAFFIC_LIBS]
+    out = {p: [] for p in parts}
+    reps = settings.traffic_repeats
+    for name in _suite_specs("traffic", _csv(args.tokenizers)):
+        spec = specs.resolve(name, with_mtok=any(p.name == "mtok" for p in selected))
+        log(f"[traffic] {name}")
+        jobs = {"windows": lambda: traffic.run_windows(spec, selected, settings.windows, repeats=reps, log=log),
+                "corpus": lambda: traffic.run_corpus(spec, selected, _corpus_chunks(args.quick), repeats=reps,
+                                                     log=log),
+                "long": lambda: long_input.run(spec, selected, sizes=settings.long_sizes, repeats=reps, log=log),
+                "memory": lambda: memory.run(spec, selected, mb=settings.memory_mb, log=log)}
+        for key in parts:
+            try:
+                out[key] += jobs[key]()
+            except Exception as e:
+                log(f"  {key} failed: {type(e).__name__}: {e}")
+                out[key].append({"tokenizer": name, "lib": "-", "error": f"{type(e).__name__}: {e}"[:300]})
+            checkpoint(out)
+    return out
+
+
+def _corpus_chunks(quick):
+    chunks = texts.mixed_chunks()
+    return chunks[::12] if quick else chunks  # quick: every 12th document (~0.5 MB)
 
 
 # Flushed: a crash of a native library must not swallow what came before.
@@ -173,7 +224,10 @@ def run_args(args, log=_print) -> dict:
                     results[suite] = partial
                     _save(suite, results, Path(args.out), lambda *_: None, plot=False)
 
-            results[suite] = run_encode_suite(suite, args, settings, selected, log, checkpoint)
+            if suite == "traffic":
+                results[suite] = run_traffic_suite(args, settings, selected, log, checkpoint)
+            else:
+                results[suite] = run_encode_suite(suite, args, settings, selected, log, checkpoint)
         for part, rows in results[suite].items():
             if rows:
                 log(report.render(part, rows))

@@ -51,6 +51,14 @@ CODE = ("code/unigram_model.cc", "code/textwrap.py", "code/byte_level.rs",
 COLD_TEXTS = tuple(f"debian-handbook/{lang}.txt" for lang in
                    ("de-DE", "es-ES", "ko-KR", "el-GR", "tr-TR", "zh-TW", "fa-IR"))
 
+
+
+def all_text_files() -> tuple:
+    """Every file under the corpus text folder, by path inside it, sorted."""
+    root = CORPUS / "text"
+    return tuple(sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()))
+
+
 POOLS = {"en": ENGLISH, "multi": MULTILINGUAL, "code": CODE}
 
 

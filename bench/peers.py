@@ -46,6 +46,13 @@ class Peer:
     def load(self, spec):
         raise NotImplementedError
 
+    def load_batch(self, spec, threads: int):
+        """encode_batch(list of texts) -> list of ids on `threads` threads,
+        or None when the library has no batch call. Libraries on a rayon
+        pool read its size from RAYON_NUM_THREADS, which the worker sets
+        before they are imported (see traffic.py)."""
+        return None
+
 
 class Mtok(Peer):
     name, module, dist = "mtok", "mtok", "mtok"
@@ -70,6 +77,10 @@ class Mtok(Peer):
         """The exported .mtok, memory-mapped: what the load table times."""
         tok = load_mtok(spec.mtok)
         return lambda text: tok.encode(text, add_special_tokens=False)
+
+    def load_batch(self, spec, threads):
+        tok = load_mtok(spec.mtok)
+        return lambda texts: tok.encode_batch(texts, add_special_tokens=False, num_threads=threads)
 
 
 def load_mtok(path):
@@ -124,6 +135,10 @@ class Tokenizers(Peer):
     def load(self, spec):
         tok = load_hf(spec.json)
         return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+    def load_batch(self, spec, threads):
+        tok = load_hf(spec.json)
+        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
 
 
 def load_hf(path):
@@ -222,7 +237,98 @@ class Kitoken(Peer):
         return lambda text: tok.encode(text, False)
 
 
-ALL = (Mtok(), Tiktoken(), Tokenizers(), TokenizersRc3(), SentencePiece(), Iree(), BpeOpenai(), Kitoken())
+class Fastokens(Peer):
+    """fastokens (tokenizer.json; byte-level BPE without a normalizer)."""
+
+    name, module, dist = "fastokens", "fastokens", "fastokens"
+
+    def supports(self, spec):
+        return bool(spec.json) and spec.model == "bpe"
+
+    def _tok(self, spec):
+        import fastokens
+
+        tok = fastokens.Tokenizer.from_file(spec.json)
+        tok.no_truncation()
+        tok.no_padding()
+        return tok
+
+    def load(self, spec):
+        tok = self._tok(spec)
+        return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+    def load_batch(self, spec, threads):
+        tok = self._tok(spec)
+        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
+
+
+class Gigatoken(Peer):
+    """gigatoken (BPE tokenizer.json). Its encode returns a numpy array;
+    it adds no special tokens and has no truncation."""
+
+    name, module, dist = "gigatoken", "gigatoken", "gigatoken"
+
+    def supports(self, spec):
+        return bool(spec.json) and spec.model == "bpe"
+
+    def load(self, spec):
+        import gigatoken
+
+        return gigatoken.Tokenizer(spec.json).encode
+
+    def load_batch(self, spec, threads):
+        import gigatoken
+
+        tok = gigatoken.Tokenizer(spec.json)
+        return lambda texts: tok.encode_batch_list(texts, parallel=threads > 1)
+
+
+class Tokie(Peer):
+    name, module, dist = "tokie", "tokie", "tokie"
+
+    def supports(self, spec):
+        return bool(spec.json)
+
+    def _tok(self, spec):
+        import tokie
+
+        tok = tokie.Tokenizer.from_json(spec.json)
+        tok.no_truncation()
+        tok.no_padding()
+        return tok
+
+    def load(self, spec):
+        tok = self._tok(spec)
+        return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+    def load_batch(self, spec, threads):
+        tok = self._tok(spec)
+        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
+
+
+class Nanotoken(Peer):
+    """nanotoken: WordPiece only. Its encode returns a numpy array."""
+
+    name, module, dist = "nanotoken", "nanotoken", "nanotoken"
+
+    def supports(self, spec):
+        return bool(spec.json) and spec.model == "wordpiece"
+
+    def load(self, spec):
+        import nanotoken
+
+        tok = nanotoken.Tokenizer(spec.json)
+        return lambda text: tok.encode(text, add_special_tokens=False)
+
+    def load_batch(self, spec, threads):
+        import nanotoken
+
+        tok = nanotoken.Tokenizer(spec.json)
+        return lambda texts: tok.encode_batch_list(texts, add_special_tokens=False, parallel=threads > 1)
+
+
+ALL = (Mtok(), Tiktoken(), Tokenizers(), TokenizersRc3(), SentencePiece(), Iree(), BpeOpenai(), Kitoken(),
+       Fastokens(), Gigatoken(), Tokie(), Nanotoken())
 BY_NAME = {p.name: p for p in ALL}
 
 

@@ -46,7 +46,23 @@ LOAD = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("load ms", "load_ms
 CALLGRIND = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "bytes", "d"),
              ("instr/encode", "instructions", ",.0f"), ("×mtok", "ratio", ".2f"))
 
-COLUMNS = {"sized": SIZED, "cold": COLD, "cold-lang": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND}
+WINDOWS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "size", "d"), ("kind", "kind", ""),
+           ("p50 µs", "p50_us", ".1f"), ("p99 µs", "p99_us", ".1f"), ("MB/s", "mb_s", ".2f"),
+           ("×mtok", "ratio", ".2f"), ("windows", "windows", "d"), ("ids match", "match", "match"))
+CORPUS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("threads", "threads", "d"), ("MB", "mb", ".2f"),
+          ("cold MB/s", "cold_mb_s", ".1f"), ("×mtok", "cold_ratio", ".2f"),
+          ("second MB/s", "second_mb_s", ".1f"), ("×mtok ", "second_ratio", ".2f"),
+          ("batch MB/s", "batch_mb_s", ".1f"), ("×mtok  ", "batch_ratio", ".2f"),
+          ("load RSS MB", "load_rss_mb", ".1f"), ("pass RSS MB", "pass_rss_mb", ".1f"),
+          ("ids match", "match", "match"))
+LONG = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "size", "d"), ("threads", "threads", "d"),
+        ("MB/s", "mb_s", ".2f"), ("speedup", "speedup", ".2f"), ("ids match", "match", "match"))
+MEMORY = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("input MB", "input_mb", "d"),
+          ("load MB", "load_mb", ".1f"), ("peak growth MB", "peak_growth_mb", ".1f"),
+          ("end growth MB", "end_growth_mb", ".1f"))
+
+COLUMNS = {"sized": SIZED, "cold": COLD, "cold-lang": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND,
+           "windows": WINDOWS, "corpus": CORPUS, "long": LONG, "memory": MEMORY}
 TITLES = {
     "sized": "Encode, per string of about N tokens (p50/p99 per encode; ×mtok = peer p50 / mtok p50, ×mtok p99 likewise)",
     "cold": "Cold pass: fresh process, fresh load, unseen multilingual text once (×mtok = peer time / mtok time)",
@@ -55,6 +71,14 @@ TITLES = {
     "batch": "mtok encode_batch scaling (speedup over 1 thread; machine: a SHA-256 job's, in the same rounds; ids vs one-by-one encode)",
     "load": "Load: fresh process, ms to first ids (construct + one short encode; imports excluded)",
     "callgrind": "callgrind: instructions per encode of one ~512-token string",
+    "windows": "Windows of the mixed corpus text, fresh process per library: unique = each encoded once, "
+               "repeated = each once more after all the others (best process; ×mtok = peer p50 / mtok p50)",
+    "corpus": "All of the corpus text, fresh process and load: cold pass, second pass, then encode_batch "
+              "(second call) on `threads` (best process; ×mtok = peer time / mtok time; RSS: load, then "
+              "peak growth over the two passes)",
+    "long": "Long single inputs, one encode each, fresh process per thread count (median window of "
+            "the best processes; speedup = MB/s over 1 thread)",
+    "memory": "Memory: RSS growth while encoding unique random words, 1 MB per encode, fresh process",
 }
 
 

@@ -36,6 +36,8 @@ T = "tokenizers/"
 CATALOG = {s.name: s for s in (
     TokSpec("o200k", "bpe", "tiktoken", json=T + "gpt-4o-o200k-hf/tokenizer.json",
             tiktoken="tiktoken/o200k_base.tiktoken", encoding="o200k_base"),
+    # The same o200k from its tokenizer.json alone: every library loads that file.
+    TokSpec("o200k-hf", "bpe", "tokenizers", json=T + "gpt-4o-o200k-hf/tokenizer.json"),
     TokSpec("llama3", "bpe", "tokenizers", json=T + "llama3/tokenizer.json"),
     TokSpec("qwen3", "bpe", "tokenizers", json=T + "qwen3/tokenizer.json"),
     TokSpec("gemma3", "bpe", "tokenizers", json=T + "gemma3/tokenizer.json"),
@@ -59,7 +61,9 @@ CATALOG = {s.name: s for s in (
 # What each suite runs by default.
 BPE_DEFAULT = ("o200k", "llama3", "qwen3")
 UNIGRAM_DEFAULT = ("xlm-roberta",)
-LOAD_DEFAULT = tuple(CATALOG)
+LOAD_DEFAULT = tuple(n for n in CATALOG if n != "o200k-hf")  # o200k loads its tokenizer.json already
+# The traffic suite: the five tokenizers, every one from its tokenizer.json.
+TRAFFIC_DEFAULT = ("llama3", "qwen3", "o200k-hf", "bert-base-uncased", "xlm-roberta")
 
 
 def resolve(name: str, *, with_mtok: bool = True) -> TokSpec:

@@ -24,14 +24,15 @@ def _pythonpath() -> str:
     return os.pathsep.join(parts + ([old] if old else []))
 
 
-def run_job(job: dict, python: str = None, timeout: float = 600) -> dict:
-    """Runs `job` with `python` (this interpreter by default). A crash or
-    time-out comes back as {"ok": False, "error": ...}."""
+def run_job(job: dict, python: str = None, timeout: float = 600, env: dict = None) -> dict:
+    """Runs `job` with `python` (this interpreter by default), with `env`
+    added to the environment. A crash or time-out comes back as
+    {"ok": False, "error": ...}."""
     with tempfile.TemporaryDirectory(prefix="mtok-bench-") as tmp:
         job_path, out_path = os.path.join(tmp, "job.json"), os.path.join(tmp, "out.json")
         with open(job_path, "w", encoding="utf-8") as f:
             json.dump(job, f)
-        env = dict(os.environ, PYTHONPATH=_pythonpath())
+        env = dict(os.environ, **(env or {}), PYTHONPATH=_pythonpath())
         try:
             proc = subprocess.run([python or sys.executable, "-m", "bench.worker", job_path, out_path],
                                   env=env, cwd=str(REPO), capture_output=True, text=True, timeout=timeout)

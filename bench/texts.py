@@ -80,3 +80,45 @@ def _chunks(rels, limit_bytes, chunk_chars) -> list:
             if limit_bytes and used >= limit_bytes:
                 return chunks
     return chunks
+
+
+# --- the traffic suite: every corpus text, mixed --------------------------
+
+def mixed_chunks(chunk_chars: int = 8192) -> list:
+    """Every file of the corpus text folder (all of it, in every language
+    and script, code and emoji lists too) in line-aligned chunks of about
+    chunk_chars, taken from the files in turn: consecutive chunks are in
+    different languages, as mixed traffic is."""
+    per_file = [_chunks((rel,), None, chunk_chars) for rel in corpus.all_text_files()]
+    out = []
+    for k in range(max(len(c) for c in per_file)):
+        out += [c[k] for c in per_file if k < len(c)]
+    return out
+
+
+def mixed_text() -> str:
+    return "".join(mixed_chunks())
+
+
+def _char_start(data: bytes, pos: int) -> int:
+    while pos < len(data) and (data[pos] & 0xC0) == 0x80:
+        pos += 1
+    return pos
+
+
+def windows(size_bytes: int, count: int, text: str = None) -> list:
+    """`count` windows of about size_bytes UTF-8 bytes (cut at character
+    boundaries, starting on a line when one starts within 200 bytes) from
+    evenly spaced, non-overlapping offsets of the mixed text."""
+    data = (text if text is not None else mixed_text()).encode("utf-8")
+    step = len(data) // count
+    if step < size_bytes:
+        raise ValueError(f"{count} windows of {size_bytes} bytes do not fit in {len(data)} bytes of text")
+    out = []
+    for i in range(count):
+        start = i * step
+        nl = data.find(b"\n", start, start + 200)
+        start = _char_start(data, nl + 1 if nl >= 0 else start)
+        end = _char_start(data, min(start + size_bytes, len(data)))
+        out.append(data[start:end].decode("utf-8"))
+    return out

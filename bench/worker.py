@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from . import batch, cold, peers, timing, worstcase
+from . import batch, cold, long_input, memory, peers, timing, traffic, worstcase
 from .specs import TokSpec
 
 
@@ -75,11 +75,28 @@ def job_batch(job, spec):
     return {"rows": batch.measure(spec, job["docs"], job["rounds"], tuple(job["threads"]))}
 
 
+def job_windows(job, spec):
+    return traffic.windows_pass(_peer(job["lib"]), spec, job["warm"], job["windows"])
+
+
+def job_corpus(job, spec):
+    return traffic.corpus_pass(_peer(job["lib"]), spec, job["chunks"], job["threads"])
+
+
+def job_long(job, spec):
+    return long_input.long_pass(_peer(job["lib"]), spec, job["windows"])
+
+
+def job_memory(job, spec):
+    return memory.memory_pass(_peer(job["lib"]), spec, job["mb"])
+
+
 def job_version(job, spec):
     return {"versions": {n: _peer(n).version() for n in job["libs"]}}
 
 
 JOBS = {"sized": job_sized, "cold": job_cold, "worst": job_worst, "load": job_load, "batch": job_batch,
+        "windows": job_windows, "corpus": job_corpus, "long": job_long, "memory": job_memory,
         "version": job_version}
 
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "encoding/encoding_ops.h"
+#include "mtok/encoding.h"
 #include "errors.h"
 #include "py_tokenizer.h"
 

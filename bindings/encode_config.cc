@@ -2,6 +2,7 @@
 // Tokenizer (built once, then only read).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "py_tokenizer.h"
 
@@ -36,5 +37,12 @@ void bind_encode_config(nb::module_& m) {
            },
            nb::arg("direction"), nb::arg("pad_id"), nb::arg("pad_type_id"), nb::arg("pad_token"),
            nb::arg("length"), nb::arg("pad_to_multiple_of"),
-           "length < 0 pads to the longest of a batch; pad_to_multiple_of 0 is off.");
+           "length < 0 pads to the longest of a batch; pad_to_multiple_of 0 is off.")
+      .def("set_split_special",
+           [](EncodeConfig& c, std::vector<uint32_t> allowed_ids) {
+             c.split_special = true;
+             c.allowed_ids = std::move(allowed_ids);
+           },
+           nb::arg("allowed_ids"),
+           "HF's encode_special_tokens: only the added tokens allowed_ids are matched.");
 }

@@ -12,7 +12,7 @@
 #include <new>
 #include <vector>
 
-#include "common/huge_pages.h"
+#include "mtok/memory.h"
 
 namespace mtok_py {
 

@@ -9,7 +9,7 @@ void bind_tokenizer(nb::module_& m);
 void bind_encoding(nb::module_& m);
 void bind_encode_config(nb::module_& m);
 void bind_decode_stream(nb::module_& m);
-void bind_testing(nb::module_& m);
+void bind_convert(nb::module_& m);
 
 NB_MODULE(_native, m) {
   m.doc() = "mtok native core (internal; use the mtok package)";
@@ -18,6 +18,5 @@ NB_MODULE(_native, m) {
   bind_encode_config(m);
   bind_tokenizer(m);
   bind_decode_stream(m);
-  nb::module_ testing = m.def_submodule("testing", "Internal hooks for unit tests");
-  bind_testing(testing);
+  bind_convert(m);
 }

@@ -25,6 +25,10 @@ struct PyTokenizer {
 struct EncodeConfig {
   mtok::TruncationParams truncation;
   mtok::PaddingParams padding;
+  // HF's encode_special_tokens: only these added tokens (the non-special
+  // ones) are matched in the text; special ones are encoded as text.
+  bool split_special = false;
+  std::vector<uint32_t> allowed_ids;
 };
 
 // UTF-8 views of a sequence of str / bytes, valid while `keep` lives.

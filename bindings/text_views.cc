@@ -1,6 +1,6 @@
 #include <string>
 
-#include "common/utf8.h"
+#include "mtok/utf8.h"
 #include "errors.h"
 #include "py_tokenizer.h"
 
@@ -47,6 +47,10 @@ mtok::EncodeOptions MakeOptions(bool add_special, const EncodeConfig* config, bo
   if (config) {
     o.truncation = config->truncation;
     o.padding = config->padding;
+    if (config->split_special) {
+      o.added = mtok::EncodeOptions::Added::kAllowed;
+      o.allowed_ids = config->allowed_ids;
+    }
   }
   return o;
 }

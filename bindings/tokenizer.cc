@@ -7,8 +7,9 @@
 #include <exception>
 #include <functional>
 
-#include "common/scratch.h"
+#include "mtok/memory.h"
 #include "errors.h"
+#include "mtok/piece_cache.h"
 #include "py_tokenizer.h"
 
 namespace nb = nanobind;
@@ -29,19 +30,23 @@ PyTokenizer* Load(std::shared_ptr<const mtok::Buffer> buf) {
   return new PyTokenizer(std::move(t));
 }
 
-// added_mode: 0 = match every added token, 1 = none, 2 = only allowed_ids.
-void SetAdded(mtok::EncodeOptions* o, int added_mode, std::vector<uint32_t> allowed_ids) {
-  if (added_mode < 0 || added_mode > 2) throw nb::value_error("added_mode must be 0, 1 or 2");
-  o->added = static_cast<mtok::EncodeOptions::Added>(added_mode);
+using Added = mtok::EncodeOptions::Added;
+
+// kAll leaves what the options already say (a config may have turned added
+// tokens off: encode_special_tokens).
+void SetAdded(mtok::EncodeOptions* o, Added added, std::vector<uint32_t> allowed_ids) {
+  if (added == Added::kAll) return;
+  o->added = added;
   o->allowed_ids = std::move(allowed_ids);
 }
 
 // Ids only, no truncation or padding: the fast path.
 nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
-                   int added_mode, std::vector<uint32_t> allowed_ids) {
+                   Added added_mode, std::vector<uint32_t> allowed_ids, int threads) {
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
+  opt.threads = threads;
   thread_local std::vector<uint32_t> ids;  // reused: its capacity stays
   mtok::Status st;
   {
@@ -56,7 +61,7 @@ nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,
                           bool add_special, const EncodeConfig* config, bool details,
-                          int added_mode, std::vector<uint32_t> allowed_ids) {
+                          Added added_mode, std::vector<uint32_t> allowed_ids) {
   std::string_view a = mtok_py::ViewText(text);
   std::string_view b = pair.is_none() ? std::string_view() : mtok_py::ViewText(pair);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, details);
@@ -103,7 +108,7 @@ std::vector<mtok::Encoding> EncodeBatchFull(const PyTokenizer& self, nb::handle 
 }
 
 nb::list EncodeBatchIds(const PyTokenizer& self, nb::handle texts, nb::handle pairs, bool add_special,
-                        const EncodeConfig* config, int threads, int added_mode,
+                        const EncodeConfig* config, int threads, Added added_mode,
                         std::vector<uint32_t> allowed_ids) {
   BatchInput in(texts, pairs);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, false);
@@ -197,6 +202,7 @@ nb::dict Info(const PyTokenizer& self) {
 }  // namespace
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
+void bind_hf_surface(nb::class_<PyTokenizer>& cls);
 
 // The acceleration sections of .mtok bytes that lack them (for the writer).
 nb::list AccelSections(nb::bytes data) {
@@ -216,8 +222,14 @@ nb::list AccelSections(nb::bytes data) {
 }
 
 void bind_tokenizer(nb::module_& m) {
+  m.def("piece_cache_bound", &mtok::PieceCacheBound, "bytes each thread's pre-token cache may use, per tokenizer");
+  m.def("set_piece_cache_bound", &mtok::SetPieceCacheBound, nb::arg("bytes"));
   m.def("accel_sections", &AccelSections, nb::arg("data"),
         "Lookup tables to store in a .mtok file: [(tag, payload)].");
+  nb::enum_<Added>(m, "AddedTokens", "Which added tokens an encode matches in the text.")
+      .value("ALL", Added::kAll, "every added token")
+      .value("NONE", Added::kNone, "none: their text is ordinary text")
+      .value("ALLOWED", Added::kAllowed, "only those in allowed_ids");
   auto cls = nb::class_<PyTokenizer>(m, "Tokenizer");
   cls.def_static("from_bytes",
                  [](nb::bytes data) { return Load(mtok::Buffer::Copy(data.c_str(), data.size())); },
@@ -230,15 +242,15 @@ void bind_tokenizer(nb::module_& m) {
                   },
                   nb::arg("path"), "Maps a .mtok file and loads it (zero copy).")
       .def("encode", &EncodeIds, nb::arg("text"), nb::arg("add_special_tokens"),
-           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
-           "Ids of a str or UTF-8 bytes.")
+           nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           nb::arg("threads") = 1, "Ids of a str or UTF-8 bytes; a long text on up to `threads` threads.")
       .def("encode_full", &EncodeFull, nb::arg("text"), nb::arg("pair").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
-           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
            "An Encoding, with truncation and padding from config.")
       .def("encode_batch", &EncodeBatchIds, nb::arg("texts"), nb::arg("pairs").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
-           nb::arg("added_mode") = 0, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
            "Ids of many texts on native threads, the GIL released once.")
       .def("encode_batch_full", &EncodeBatchFull, nb::arg("texts"), nb::arg("pairs").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
@@ -313,4 +325,5 @@ void bind_tokenizer(nb::module_& m) {
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
   bind_batch_numpy(cls);
+  bind_hf_surface(cls);
 }

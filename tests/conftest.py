@@ -1,9 +1,18 @@
 import functools
 import gc
+import os
+import tempfile
 
 import pytest
 
 from corpus import available
+
+
+def pytest_configure(config):
+    """Converted tokenizers go to a cache of the session's own (unless the
+    caller chose one), not to the user's."""
+    if "MTOK_CACHE_DIR" not in os.environ:
+        os.environ["MTOK_CACHE_DIR"] = config._mtok_cache = tempfile.mkdtemp(prefix="mtok-test-cache-")
 
 
 def pytest_report_header(config):
@@ -22,3 +31,7 @@ def pytest_unconfigure(config):
         if isinstance(obj, functools._lru_cache_wrapper):
             obj.cache_clear()
     gc.collect()
+    if getattr(config, "_mtok_cache", None):
+        import shutil
+
+        shutil.rmtree(config._mtok_cache, ignore_errors=True)

@@ -2,7 +2,7 @@
 // lossy UTF-8 step, so the caller chooses how invalid UTF-8 is handled.
 #include "common/thread_pool.h"
 #include "decoders/decoders.h"
-#include "format/loaded_file.h"
+#include "tokenizer_impl.h"
 #include "mtok/tokenizer.h"
 
 namespace mtok {

@@ -23,9 +23,7 @@ void Normalizer::NormalizeText(std::string_view text, std::string* out) const {
 }
 
 void Normalizer::Describe(std::vector<NormalizerStage>* out) const {
-  NormalizerStage s;
-  s.self = this;
-  out->push_back(s);
+  out->push_back(NormalizerStage{});
 }
 
 void Model::AppendIds(std::string_view text, std::vector<uint32_t>* ids) const {

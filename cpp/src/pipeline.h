@@ -14,7 +14,7 @@
 
 namespace mtok {
 
-class ByteBpe;
+class PrecompiledNormalizer;
 class Regex;
 class Scanner;
 
@@ -97,7 +97,7 @@ class Normalizer {
 // What a normalizer stage is. Only the shapes the fused routes need are named.
 struct NormalizerStage {
   enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace, kBert } kind = kOther;
-  const Normalizer* self = nullptr;
+  const PrecompiledNormalizer* precompiled = nullptr;  // kPrecompiled: the stage itself
   // kBert: BertNormalizer's options (strip_accents resolved)
   bool clean_text = false, handle_chinese_chars = false, strip_accents = false, lowercase = false;
   char run_char = 0;             // kRunReplace: runs of this byte...
@@ -145,8 +145,6 @@ class Model {
   // True when HF's token string for this id is the text it covers rather
   // than the vocab entry (Unigram's unknown token).
   virtual bool TokenIsText(uint32_t /*id*/) const { return false; }
-  // The same model on raw bytes, when it is a byte-level BPE (else null).
-  virtual const ByteBpe* byte_bpe() const { return nullptr; }
   // Lookup tables to store in the file so the next load adopts them
   // instead of building them: (trailer tag, payload).
   // `base` is the start of the file the model was read from.

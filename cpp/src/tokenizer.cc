@@ -1,6 +1,5 @@
-// Wires the stages together (HF order): added tokens on raw text, then per
-// segment normalization and normalized added tokens, pre-tokenization, the
-// model, post-processing. Nothing algorithmic lives here.
+// Wires the stages together in their order (stage_order.h), on the general
+// path or an ids route, then post-processing. Nothing algorithmic lives here.
 #include "mtok/tokenizer.h"
 
 #include <algorithm>
@@ -9,31 +8,19 @@
 #include "common/scratch.h"
 #include "encoding/encoding_ops.h"
 #include "encoding/offsets.h"
-#include "format/loaded_file.h"
+#include "fast_paths/split_encode.h"
 #include "processors/template.h"
+#include "stage_order.h"
+#include "tokenizer_impl.h"
 
 namespace mtok {
 
-Tokenizer::Tokenizer() : f_(std::make_unique<LoadedFile>()) {}
+Tokenizer::Tokenizer() : f_(std::make_unique<TokenizerImpl>()) {}
 Tokenizer::~Tokenizer() = default;
 
 Status Tokenizer::Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out) {
   std::unique_ptr<Tokenizer> t(new Tokenizer());
-  try {  // added tokens are normalized while loading
-    MTOK_RETURN_IF_ERROR(ReadMtok(std::move(bytes), t->f_.get()));
-  } catch (StageError& e) {
-    return FormatError("normalizing the added tokens: " + e.status.message());
-  }
-  const Tokenizer& self = *t;
-  t->f_->post.ResolveTokens([&](uint32_t id) {
-    std::string s;
-    self.IdToToken(id, &s);
-    return s;
-  });
-  // The loading thread usually encodes next: its caches are made now, so
-  // that the first encode does not wait for the kernel to clear their pages
-  // (about 0.3 ms).
-  if (t->f_->route) t->f_->route->PrepareThread();
+  MTOK_RETURN_IF_ERROR(t->f_->Load(std::move(bytes)));
   *out = std::move(t);
   return Status::Ok();
 }
@@ -49,88 +36,172 @@ Status Tokenizer::EncodeSequence(std::string_view text, const EncodeOptions& opt
   return Status::Ok();
 }
 
+namespace {
+
+// The general path: Piece objects, with offsets and word ids when asked.
+class PiecePath {
+ public:
+  PiecePath(const TokenizerImpl& f, std::string_view text, const EncodeOptions& opt,
+            const std::vector<bool>* allowed, uint32_t type_id, Encoding* seq)
+      : f_(f), text_(text), opt_(opt), allowed_(allowed), type_id_(type_id), seq_(seq),
+        split_added_(opt.added != EncodeOptions::Added::kNone), pieces_(1) {
+    pieces_[0].text.assign(text);
+    pieces_[0].at_input_start = true;
+    if (opt.details) pieces_[0].align = CharSpans(text);
+    if (text.empty()) pieces_.clear();
+  }
+
+  void SplitAdded(bool normalized) {
+    if (split_added_) f_.added->Split(&pieces_, normalized, allowed_);
+  }
+  void Normalize() {
+    for (Piece& p : pieces_) {
+      if (p.added_id < 0 && f_.normalizer) f_.normalizer->Normalize(&p);
+    }
+  }
+  void Tokenize() {
+    if (f_.pre_tokenizer) f_.pre_tokenizer->Apply(&pieces_);
+    std::unique_ptr<CharOffsets> chars;
+    if (opt_.details) chars = std::make_unique<CharOffsets>(text_);
+    std::vector<Token> tokens;
+    int32_t word = 0;  // HF word ids: the index of each non-empty final piece
+    for (const Piece& p : pieces_) {
+      if (p.text.empty()) continue;
+      if (p.added_id >= 0) {
+        if (opt_.details) AppendAddedPiece(p, word, type_id_, *chars, seq_);
+        else seq_->ids.push_back(static_cast<uint32_t>(p.added_id));
+      } else if (opt_.details) {
+        tokens.clear();
+        f_.model->Tokenize(p, &tokens);
+        AppendPieceTokens(p, tokens, *f_.model, word, type_id_, *chars, seq_);
+      } else {
+        f_.model->AppendIds(p.text, &seq_->ids);
+      }
+      ++word;
+    }
+  }
+
+ private:
+  const TokenizerImpl& f_;
+  std::string_view text_;
+  const EncodeOptions& opt_;
+  const std::vector<bool>* allowed_;
+  uint32_t type_id_;
+  Encoding* seq_;
+  bool split_added_;
+  std::vector<Piece> pieces_;
+};
+
+// The ids route's path: byte ranges of the input, or of a per-thread
+// buffer holding a normalized run; the route does the rest (and the
+// normalizer too when it fuses it). A warm call allocates nothing.
+class RoutePath {
+ public:
+  RoutePath(const TokenizerImpl& f, std::string_view text, bool split_added,
+            const std::vector<bool>* allowed, int threads, std::vector<uint32_t>* ids)
+      : f_(f), text_(text), split_added_(split_added), allowed_(allowed), threads_(threads), ids_(ids) {}
+  ~RoutePath() {
+    for (std::string& n : s_.normalized) TrimScratch(n);
+  }
+
+  void SplitAdded(bool normalized) {
+    if (!normalized) {
+      s_.segs.clear();
+      if (!split_added_) {
+        if (!text_.empty()) s_.segs.push_back({nullptr, 0, text_.size(), -1, true});
+        return;
+      }
+      f_.added->Segments(text_, /*normalized=*/false, allowed_, &s_.found);
+      for (const TextSegment& t : s_.found)
+        s_.segs.push_back({nullptr, t.begin, t.end, t.added_id, t.begin == 0});
+      return;
+    }
+    if (!split_added_ || !f_.added->has_normalized()) return;
+    s_.next.clear();
+    for (const Seg& s : s_.segs) {
+      if (s.added_id >= 0) {
+        s_.next.push_back(s);
+        continue;
+      }
+      f_.added->Segments(View(s), /*normalized=*/true, allowed_, &s_.found);
+      for (const TextSegment& t : s_.found)
+        s_.next.push_back({s.in, s.begin + t.begin, s.begin + t.end, t.added_id, s.at_start && t.begin == 0});
+    }
+    s_.segs.swap(s_.next);
+  }
+  void Normalize() {
+    // (A route that fuses the normalizer is never made when added tokens
+    // are normalized.)
+    if (!f_.normalizer || f_.route->Normalizes()) return;
+    // Sized first: the segments keep pointers to these strings.
+    if (s_.normalized.size() < s_.segs.size()) s_.normalized.resize(s_.segs.size());
+    size_t k = 0;
+    for (Seg& s : s_.segs) {
+      if (s.added_id >= 0 || f_.normalizer->LeavesAlone(View(s))) continue;
+      std::string& out = s_.normalized[k++];
+      f_.normalizer->NormalizeText(View(s), &out);
+      s = {&out, 0, out.size(), -1, s.at_start};
+    }
+  }
+  void Tokenize() {
+    for (const Seg& s : s_.segs) {
+      if (s.added_id >= 0) ids_->push_back(static_cast<uint32_t>(s.added_id));
+      else if (!EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_))
+        f_.route->Encode(View(s), s.at_start, ids_);
+    }
+  }
+
+ private:
+  struct Seg {
+    const std::string* in;  // null: the input text
+    size_t begin, end;
+    int64_t added_id;       // -1: text for the route
+    bool at_start;          // starts at offset 0 of the input
+  };
+  struct Scratch {
+    std::vector<Seg> segs, next;
+    std::vector<TextSegment> found;
+    std::vector<std::string> normalized;
+  };
+
+  std::string_view View(const Seg& s) const {
+    std::string_view in = s.in ? std::string_view(*s.in) : text_;
+    return in.substr(s.begin, s.end - s.begin);
+  }
+
+  const TokenizerImpl& f_;
+  std::string_view text_;
+  bool split_added_;
+  const std::vector<bool>* allowed_;
+  int threads_;  // a long segment may be split over this many (split_encode.h)
+  std::vector<uint32_t>* ids_;
+  static thread_local Scratch s_;
+};
+
+thread_local RoutePath::Scratch RoutePath::s_;
+
+}  // namespace
+
 void Tokenizer::RunPipeline(std::string_view text, const EncodeOptions& opt, uint32_t type_id,
                             Encoding* seq) const {
-  const LoadedFile& f = *f_;
+  const TokenizerImpl& f = *f_;
   const bool split_added = opt.added != EncodeOptions::Added::kNone;
   std::vector<bool> mask;
   if (opt.added == EncodeOptions::Added::kAllowed) mask = f.added->MaskOf(opt.allowed_ids);
   const std::vector<bool>* allowed = opt.added == EncodeOptions::Added::kAllowed ? &mask : nullptr;
   seq->detailed = opt.details;
   if (f.route && !opt.details) {
-    RouteIds(text, split_added, allowed, &seq->ids);
+    RouteIds(text, split_added, allowed, /*threads=*/1, &seq->ids);
     return;
   }
-
-  std::vector<Piece> pieces(1);
-  pieces[0].text.assign(text);
-  pieces[0].at_input_start = true;
-  if (opt.details) pieces[0].align = CharSpans(text);
-  if (text.empty()) pieces.clear();
-  if (split_added) f.added->Split(&pieces, /*normalized=*/false, allowed);
-  for (Piece& p : pieces) {
-    if (p.added_id < 0 && f.normalizer) f.normalizer->Normalize(&p);
-  }
-  if (split_added) f.added->Split(&pieces, /*normalized=*/true, allowed);
-  if (f.pre_tokenizer) f.pre_tokenizer->Apply(&pieces);
-  std::unique_ptr<CharOffsets> chars;
-  if (opt.details) chars = std::make_unique<CharOffsets>(text);
-  std::vector<Token> tokens;
-  int32_t word = 0;  // HF word ids: the index of each non-empty final piece
-  for (const Piece& p : pieces) {
-    if (p.text.empty()) continue;
-    if (p.added_id >= 0) {
-      if (opt.details) AppendAddedPiece(p, word, type_id, *chars, seq);
-      else seq->ids.push_back(static_cast<uint32_t>(p.added_id));
-    } else if (opt.details) {
-      tokens.clear();
-      f.model->Tokenize(p, &tokens);
-      AppendPieceTokens(p, tokens, *f.model, word, type_id, *chars, seq);
-    } else {
-      f.model->AppendIds(p.text, &seq->ids);
-    }
-    ++word;
-  }
+  PiecePath path(f, text, opt, allowed, type_id, seq);
+  RunStages(path);
 }
 
-// The same stages as RunPipeline, over byte ranges of the input instead of
-// pieces: added tokens on the raw text, normalization (unless the route
-// fuses it), normalized added tokens, then the route.
-void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+void Tokenizer::RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                          std::vector<uint32_t>* ids) const {
-  const LoadedFile& f = *f_;
-  thread_local std::vector<TextSegment> raw, norm;
-  thread_local std::string normalized;
-  if (split_added) {
-    f.added->Segments(text, /*normalized=*/false, allowed, &raw);
-  } else {
-    raw.clear();
-    if (!text.empty()) raw.push_back({0, text.size(), -1});
-  }
-  const bool split_norm = split_added && f.added->has_normalized();
-  for (const TextSegment& s : raw) {
-    if (s.added_id >= 0) {
-      ids->push_back(static_cast<uint32_t>(s.added_id));
-      continue;
-    }
-    std::string_view seg = text.substr(s.begin, s.end - s.begin);
-    const bool at_start = s.begin == 0;
-    // (A fusing route is never made with split_norm.)
-    if (f.normalizer && !f.route->Normalizes() && !f.normalizer->LeavesAlone(seg)) {
-      f.normalizer->NormalizeText(seg, &normalized);
-      seg = normalized;
-    }
-    if (!split_norm) {
-      f.route->Encode(seg, at_start, ids);
-      continue;
-    }
-    f.added->Segments(seg, /*normalized=*/true, allowed, &norm);
-    for (const TextSegment& n : norm) {
-      if (n.added_id >= 0) ids->push_back(static_cast<uint32_t>(n.added_id));
-      else f.route->Encode(seg.substr(n.begin, n.end - n.begin), at_start && n.begin == 0, ids);
-    }
-  }
-  TrimScratch(normalized);
+  RoutePath path(*f_, text, split_added, allowed, threads, ids);
+  RunStages(path);
 }
 
 namespace {
@@ -187,7 +258,7 @@ Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
     // Straight into *ids: a warm call with a reused vector allocates nothing.
     ids->clear();
     try {
-      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, ids);
+      RouteIds(text, opt.added != EncodeOptions::Added::kNone, nullptr, opt.threads, ids);
     } catch (StageError& e) {
       ids->clear();
       return std::move(e.status);
@@ -208,14 +279,7 @@ Status Tokenizer::EncodeIds(std::string_view text, const EncodeOptions& opt,
 }
 
 bool Tokenizer::IdToToken(uint32_t id, std::string* token) const {
-  if (const AddedToken* t = f_->added->ById(id)) {
-    token->assign(t->content);
-    return true;
-  }
-  std::string_view s = f_->model->IdToToken(id);
-  if (s.data() == nullptr) return false;
-  token->assign(s);
-  return true;
+  return f_->IdToToken(id, token);
 }
 
 bool Tokenizer::TokenToId(std::string_view token, uint32_t* id) const {
@@ -272,6 +336,7 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
 
 void Tokenizer::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   out->emplace_back("ids_route", f_->route ? f_->route->Name() : "general pipeline");
+  if (f_->route) f_->route->RuntimeInfo(out);
   f_->model->RuntimeInfo(out);
 }
 

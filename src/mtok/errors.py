@@ -26,3 +26,13 @@ class EncodeError(MtokError):
 class TemplateError(MtokError):
     """A chat template failed to compile or render. The message names the
     template, the line and the cause."""
+
+
+class ModelNotFoundError(MtokError):
+    """``Tokenizer.from_pretrained`` found no such folder or cached model, or
+    no tokenizer file in it. The message names the places looked."""
+
+
+class CacheWarning(UserWarning):
+    """The on-disk cache of converted tokenizers cannot be used (a
+    read-only, full or missing folder); the tokenizer still loads."""

@@ -14,13 +14,16 @@ _DIRECTIONS = {"right": 0, "left": 1}
 class EncodeSettings:
     """Immutable truncation / padding parameters and their native form."""
 
-    __slots__ = ("truncation", "padding", "native")
+    __slots__ = ("truncation", "padding", "split_special", "native")
 
-    def __init__(self, truncation=None, padding=None):
+    def __init__(self, truncation=None, padding=None, split_special=None):
         self.truncation = truncation
         self.padding = padding
+        # HF's encode_special_tokens: None (off), or the ids of the added
+        # tokens still matched in the text (the non-special ones).
+        self.split_special = split_special
         self.native = None
-        if truncation or padding:
+        if truncation or padding or split_special is not None:
             cfg = _native.EncodeConfig()
             if truncation:
                 cfg.set_truncation(truncation["max_length"], truncation["stride"],
@@ -31,13 +34,18 @@ class EncodeSettings:
                 cfg.set_padding(_DIRECTIONS[padding["direction"]], padding["pad_id"],
                                 padding["pad_type_id"], padding["pad_token"],
                                 -1 if length is None else length, padding["pad_to_multiple_of"] or 0)
+            if split_special is not None:
+                cfg.set_split_special(list(split_special))
             self.native = cfg
 
     def with_truncation(self, truncation):
-        return EncodeSettings(truncation, self.padding)
+        return EncodeSettings(truncation, self.padding, self.split_special)
 
     def with_padding(self, padding):
-        return EncodeSettings(self.truncation, padding)
+        return EncodeSettings(self.truncation, padding, self.split_special)
+
+    def with_split_special(self, split_special):
+        return EncodeSettings(self.truncation, self.padding, split_special)
 
 
 def truncation_params(max_length, stride, strategy, direction, added_tokens):

@@ -7,8 +7,9 @@ import os
 
 from . import _native
 from .errors import MtokError
+from .hf.surface import HFSurface
 from .settings import EncodeSettings, padding_params, truncation_params
-from .text import clean_surrogates
+from .text import retry_clean, with_clean_text
 
 _ENV_THREADS = "MTOK_NUM_THREADS"
 
@@ -26,8 +27,21 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
-class Tokenizer:
-    """An immutable, thread-safe tokenizer.
+# The native side splits texts of 64 KB and more (split_encode.h); a str
+# of fewer characters than a quarter of that has fewer bytes.
+_SPLIT_MIN_CHARS = (64 << 10) // 4
+
+
+def _threads(num_threads) -> int:
+    if num_threads is None:
+        return default_threads()
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+    return num_threads
+
+
+class Tokenizer(HFSurface):
+    """A thread-safe tokenizer over an immutable compiled one.
 
     Build one with :meth:`from_file` (any supported format, detected by
     content) or :meth:`from_bytes` (.mtok bytes). It can be shared by any
@@ -36,6 +50,10 @@ class Tokenizer:
     The truncation and padding a tokenizer.json switches on are stored in
     the .mtok file and apply from load, as HF tokenizers applies them;
     :meth:`no_truncation` / :meth:`no_padding` turn them off.
+
+    It also has HF tokenizers' ``Tokenizer`` surface (get_vocab,
+    add_tokens, to_str, post_process, component views...): see
+    :class:`mtok.hf.surface.HFSurface`.
     """
 
     def __init__(self, native):
@@ -51,9 +69,14 @@ class Tokenizer:
     # --- construction -------------------------------------------------
     @classmethod
     def from_file(cls, path, *, pattern: str = None, add_bos: bool = False,
-                  add_eos: bool = False) -> "Tokenizer":
+                  add_eos: bool = False, cache: bool = True) -> "Tokenizer":
         """Loads a .mtok (memory-mapped), tokenizer.json, SentencePiece
         .model, .tiktoken or MNN .txt file, or a folder holding one.
+
+        Other formats than .mtok are converted once and the result kept in
+        the on-disk cache (``$MTOK_CACHE_DIR``, see :mod:`mtok.cache`), so a
+        later load of the same content maps the cached .mtok; ``cache=False``
+        (or ``MTOK_CACHE_DIR=off``) converts at every load.
 
         `pattern` is the split regex for a .tiktoken file that is not one
         of OpenAI's published encodings.
@@ -64,13 +87,42 @@ class Tokenizer:
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
+        from .cache import load_source
         from .convert import resolve_source, to_mtok_bytes
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
-            return cls(_native.Tokenizer.from_file(path))
-        return cls.from_bytes(to_mtok_bytes(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos))
+            return cls._from_mtok_file(path)
+        options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
+        tok = load_source(path, options, lambda: to_mtok_bytes(path, **options), enabled=cache)
+        if not (pattern or add_bos or add_eos):
+            tok._spec_source = path  # to_str / add_tokens read the spec from it
+        return tok
+
+    @classmethod
+    def from_pretrained(cls, name_or_path, revision: str = None, *, cache_dir: str = None,
+                        pattern: str = None, add_bos: bool = False, add_eos: bool = False,
+                        cache: bool = True) -> "Tokenizer":
+        """Loads the tokenizer of a local folder, or of a model id (``org/name``)
+        in the local Hugging Face cache (``$HF_HUB_CACHE``, ``$HF_HOME/hub``,
+        or `cache_dir`) at `revision` (a branch, tag or commit; default
+        main). Offline: a model that is not there raises ModelNotFoundError
+        naming the places looked. The file is the one transformers picks
+        (tokenizer.json, else tokenizer.model / spiece.model, else a
+        .tiktoken file); the other keywords are :meth:`from_file`'s."""
+        from .convert.detect import detect_format
+        from .pretrained import attach_folder_chat, resolve
+
+        path = resolve(name_or_path, revision, cache_dir)
+        tok = cls.from_file(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, cache=cache)
+        if detect_format(path) in ("sentencepiece", "tiktoken"):
+            attach_folder_chat(tok, path)
+        return tok
+
+    @classmethod
+    def _from_mtok_file(cls, path) -> "Tokenizer":
+        return cls(_native.Tokenizer.from_file(os.fspath(path)))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Tokenizer":
@@ -91,11 +143,12 @@ class Tokenizer:
         os.replace(tmp, path)
 
     def __reduce__(self):
-        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding))
+        return (_unpickle, (self.to_bytes(), self._settings.truncation, self._settings.padding,
+                            self._hf_state()))
 
     # --- encoding -----------------------------------------------------
     def encode(self, text, pair=None, *, add_special_tokens: bool = True,
-               return_encoding: bool = False):
+               return_encoding: bool = False, num_threads: int = None):
         """Token ids of `text` (str, or UTF-8 bytes), or with
         ``return_encoding=True`` an :class:`Encoding` (ids, tokens, character
         offsets, masks, type and word ids, overflowing pieces) as HF's
@@ -104,21 +157,29 @@ class Tokenizer:
         Truncation and padding set on this object apply. A str with lone
         surrogates has them replaced by U+FFFD first (as tiktoken does);
         bytes that are not valid UTF-8 raise EncodeError.
+
+        An ids-only encode of a long text (64 KB and more) may cut it where
+        the pre-tokenizer always splits and encode the parts on native
+        threads: `num_threads`, else $MTOK_NUM_THREADS, else the number of
+        CPUs; 1 keeps the work on the calling thread. The ids are the same.
         """
         config = self._settings.native
         if pair is None and config is None and not return_encoding:
             # The common call, without a second Python frame: on a short
             # text that frame was a tenth of the time.
             add = True if add_special_tokens else False
+            if len(text) < _SPLIT_MIN_CHARS:
+                threads = 1
+            else:
+                threads = _threads(num_threads)
             try:
-                return self._native.encode(text, add)
+                return self._native.encode(text, add, threads=threads)
             except UnicodeEncodeError:
-                return self._native.encode(clean_surrogates(text), add)
+                return retry_clean(self._native.encode, text, add, threads=threads)
         if isinstance(pair, bool):
             raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
         add = bool(add_special_tokens)
-        enc = _with_clean_text(
-            lambda t, p: self._native.encode_full(t, p, add, config, bool(return_encoding)), text, pair)
+        enc = with_clean_text(self._native.encode_full, text, pair, add, config, bool(return_encoding))
         return enc if return_encoding else enc.ids
 
     def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None,
@@ -133,10 +194,8 @@ class Tokenizer:
         threads = num_threads or default_threads()
         config = self._settings.native
         if return_encoding:
-            return _with_clean_batch(
-                lambda t, p: self._native.encode_batch_full(t, p, add, config, threads), texts, pairs)
-        return _with_clean_batch(
-            lambda t, p: self._native.encode_batch(t, p, add, config, threads), texts, pairs)
+            return with_clean_text(self._native.encode_batch_full, texts, pairs, add, config, threads)
+        return with_clean_text(self._native.encode_batch, texts, pairs, add, config, threads)
 
     def encode_batch_to_numpy(self, texts, add_special_tokens: bool = True, *, padding=None,
                               num_threads: int = None):
@@ -154,8 +213,7 @@ class Tokenizer:
         add = bool(add_special_tokens)
         threads = num_threads or default_threads()
         config = self._settings.native
-        return _with_clean_batch(
-            lambda t, p: self._native.encode_batch_numpy(t, p, add, config, threads, pad), texts, pairs)
+        return with_clean_text(self._native.encode_batch_numpy, texts, pairs, add, config, threads, pad)
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         """How many special tokens the post-processor adds to a single input
@@ -325,29 +383,12 @@ class Tokenizer:
         return f"<mtok.Tokenizer {self.model_type} vocab={len(self)}>"
 
 
-def _unpickle(data, truncation, padding):
+def _unpickle(data, truncation, padding, hf_state=None):
     tok = Tokenizer.from_bytes(data)
     tok._settings = EncodeSettings(truncation, padding)
+    if hf_state is not None:
+        tok._restore_hf_state(hf_state)
     return tok
-
-
-def _with_clean_text(fn, text, *args):
-    """fn(text, *args); a str argument with lone surrogates is retried with
-    them replaced by U+FFFD, as tiktoken does."""
-    try:
-        return fn(text, *args)
-    except UnicodeEncodeError:
-        return fn(*[clean_surrogates(a) if isinstance(a, str) else a for a in (text, *args)])
-
-
-def _with_clean_batch(fn, texts, pairs):
-    try:
-        return fn(texts, pairs)
-    except UnicodeEncodeError:
-        clean = [clean_surrogates(t) if isinstance(t, str) else t for t in texts]
-        if pairs is not None:
-            pairs = [clean_surrogates(t) if isinstance(t, str) else t for t in pairs]
-        return fn(clean, pairs)
 
 
 def _split_pairs(texts):

@@ -20,9 +20,9 @@ def reference(name):
     """tiktoken's Encoding from the corpus rank file (tiktoken would download it)."""
     from tiktoken.load import load_tiktoken_bpe
 
-    from mtok.convert.openai_encodings import ENCODINGS
+    from mtok.convert.openai_encodings import ENCODING_SPECS
 
-    base, _, pattern, specials, n_vocab = ENCODINGS[name]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS[name]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     return tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials,
                              explicit_n_vocab=n_vocab)

@@ -41,3 +41,33 @@ def test_quick_run_matches_reference(tmp_path):
     assert saved["bpe"]["sized"]
     if any("saved" in line and line.endswith(".png") for line in lines):
         assert (tmp_path / "bpe.png").stat().st_size > 0
+
+
+def test_quick_traffic_run_matches_reference(tmp_path):
+    """The traffic suite's four parts, quick, on gpt2 with mtok and
+    tokenizers 0.23 (which also proves the file's own truncation is off
+    on both sides: gpt2's file truncates at 50 tokens)."""
+    pytest.importorskip("tokenizers")
+    from bench import corpus
+    from bench.cli import run
+
+    if not corpus.available():
+        pytest.skip(f"corpus not found at {corpus.CORPUS} (set MTOK_CORPUS)")
+    results = run(["--suite", "traffic", "--quick", "--tokenizers", "gpt2", "--libs", "mtok,tokenizers",
+                   "--memory-mb", "1", "--out", str(tmp_path)], log=lambda line: None)
+    traffic = results["traffic"]
+    for part in ("windows", "corpus", "long", "memory"):
+        rows = traffic[part]
+        assert {r["lib"] for r in rows} == {"mtok", "tokenizers"}, (part, rows)
+        assert all("error" not in r for r in rows), rows
+    for part in ("windows", "corpus", "long"):
+        assert all(r["match"] is True for r in traffic[part]), (part, traffic[part])
+    windows = traffic["windows"]
+    assert {(r["size"], r["kind"]) for r in windows} == {(s, k) for s in (2048, 65536) for k in ("unique", "repeated")}
+    assert all(r["p99_us"] >= r["p50_us"] > 0 for r in windows)
+    corpus_rows = traffic["corpus"]
+    assert {r["threads"] for r in corpus_rows} == {1, 2}
+    assert all(r["cold_mb_s"] > 0 and r["second_mb_s"] > 0 and r["batch_mb_s"] > 0 for r in corpus_rows)
+    assert all("speedup" in r for r in traffic["long"] if r["threads"] == 2)
+    assert all(r["peak_growth_mb"] >= 0 for r in traffic["memory"])
+    assert json.loads((tmp_path / "traffic.json").read_text())["traffic"]["windows"]

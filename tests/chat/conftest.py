@@ -80,3 +80,19 @@ def pytest_terminal_summary(terminalreporter):
     for (template, reason), count in sorted(reasons.items()):
         cases = ", ".join(r["case"] for r in rejected if r["template"] == template and r["reason"] == reason)
         write(f"  both reject {template} [{cases}]: {reason}")
+
+
+@pytest.fixture(scope="session")
+def native_renderer():
+    """tests/native/chat_render_driver, built once per session (plain cmake,
+    core only) into build/native, the build tests/native/test_alloc_free.py
+    uses too: the core compiles once for both. MTOK_CHAT_DRIVER names a
+    prebuilt driver instead (an ASan/UBSan build, for instance)."""
+    import os
+
+    from native_driver import REPO, build_driver
+
+    prebuilt = os.environ.get("MTOK_CHAT_DRIVER")  # e.g. an ASan build (see docs in native_driver.py)
+    if prebuilt:
+        return Path(prebuilt)
+    return build_driver(REPO / "build" / "native")

@@ -6,7 +6,7 @@ import struct
 import pytest
 
 import mtok
-from mtok.format.writer import write_mtok
+from mtok.convert.export import export_mtok
 from small_spec import small_spec
 
 TRUNCATION = {"max_length": 9, "stride": 2, "strategy": "OnlySecond", "direction": "Left"}
@@ -32,13 +32,13 @@ def patched(data, offset, raw):
 
 
 def test_sections_round_trip():
-    data = write_mtok(spec_with())
+    data = export_mtok(spec_with())
     tok = mtok.Tokenizer.from_bytes(data)
     assert tok.truncation == {"max_length": 9, "stride": 2, "strategy": "only_second", "direction": "left"}
     assert tok.padding == {"length": 12, "pad_to_multiple_of": 4, "pad_id": 3, "pad_token": "<pad>",
                            "pad_type_id": 1, "direction": "left"}
     assert section(data, "TRUN")[1] == 18
-    plain = mtok.Tokenizer.from_bytes(write_mtok(small_spec()))
+    plain = mtok.Tokenizer.from_bytes(export_mtok(small_spec()))
     assert plain.truncation is None and plain.padding is None
     assert not [s for s in plain.inspect()["sections"] if s["name"] in ("TRUN", "PADS")]
 
@@ -59,7 +59,7 @@ CORRUPTIONS = [
 
 @pytest.mark.parametrize("name,at,raw,message", CORRUPTIONS, ids=[c[3][:30] for c in CORRUPTIONS])
 def test_corrupt_values_raise(name, at, raw, message):
-    data = write_mtok(spec_with())
+    data = export_mtok(spec_with())
     offset, _ = section(data, name)
     with pytest.raises(mtok.FormatError, match=message):
         mtok.Tokenizer.from_bytes(patched(data, offset + at, raw))
@@ -80,4 +80,4 @@ def test_writer_refuses_bad_settings(field, value):
     spec = spec_with()
     spec[field] = value
     with pytest.raises(mtok.FormatError, match=field):
-        write_mtok(spec)
+        export_mtok(spec)

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import mtok
-from mtok.format.writer import write_mtok
+from mtok.convert.export import export_mtok
 from small_spec import small_spec
 
 PROBES = ["hello world", "<s> x </s>", "", "\x00\xff", "日本語 text 123"]
@@ -22,7 +22,7 @@ def exercise(tok):
 
 @pytest.fixture(scope="module")
 def good():
-    return write_mtok(small_spec())
+    return export_mtok(small_spec())
 
 
 def test_every_truncation(good):

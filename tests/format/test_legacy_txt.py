@@ -13,12 +13,12 @@ import pytest
 import corpus
 import mtok
 from mnn_export import mnn_txt_bert, mnn_txt_huggingface, mnn_txt_sentencepiece
-from mtok.convert.mnn_txt import spec_from_mnn_txt
-from mtok.convert.openai_encodings import ENCODINGS
+from mtok.convert.legacy.mnn_txt import spec_from_mnn_txt
+from mtok.convert.openai_encodings import ENCODING_SPECS
 from mtok.convert.tiktoken_file import parse_ranks, spec_from_ranks
 from mtok.convert.tokenizer_json import load_tokenizer_json
-from mtok.format.legacy_txt import export_legacy_txt
-from mtok.format.writer import write_mtok
+from mtok.convert.legacy.writer import export_legacy_txt
+from mtok.convert.export import export_mtok
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -49,7 +49,7 @@ def reload(spec, legacy_type=None, allow_loss=False):
     """Writes the legacy file, reads it back with the options it asks for."""
     out = export_legacy_txt(spec, legacy_type, allow_loss=allow_loss)
     back = spec_from_mnn_txt(out.data, "tokenizer.txt", **out.load_options)
-    return out, mtok.Tokenizer.from_bytes(write_mtok(back))
+    return out, mtok.Tokenizer.from_bytes(export_mtok(back))
 
 
 def hf(name):
@@ -100,7 +100,7 @@ def test_type3_file_written_by_mnn():
     folder = corpus.file_path("tokenizers", "gpt2", "tokenizer.json").parent
     data = mnn_txt_huggingface(folder)
     assert b"\n#version" in data
-    tok = mtok.Tokenizer.from_bytes(write_mtok(spec_from_mnn_txt(data, "gpt2.txt", pattern="gpt2")))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(spec_from_mnn_txt(data, "gpt2.txt", pattern="gpt2")))
     ref, texts = hf("gpt2"), sample()
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
     assert_same("gpt2 MNN type 3", texts, expected, ours(tok, texts))
@@ -111,7 +111,7 @@ def test_type3_file_written_by_mnn():
 
 
 def packaged_spec(name):
-    base, _, pattern, specials, _ = ENCODINGS[name]
+    base, _, pattern, specials, _ = ENCODING_SPECS[name]
     path = os.path.join(os.path.dirname(mtok.__file__), "data", base + ".tiktoken.xz")
     with lzma.open(path) as f:
         ranks = parse_ranks(f.read(), base)
@@ -124,7 +124,7 @@ def test_type1_round_trip(name):
     spec, ranks = packaged_spec(name)
     out, tok = reload(spec)
     assert out.legacy_type == 1 and out.load_options == {"pattern": name}
-    _, _, pattern, specials, _ = ENCODINGS[name]
+    _, _, pattern, specials, _ = ENCODING_SPECS[name]
     ref = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials)
     texts = sample()
     assert_same(f"{name} type 1", texts, [ref.encode_ordinary(t) for t in texts], ours(tok, texts))
@@ -157,7 +157,7 @@ def test_type1_needs_a_pattern(tmp_path):
     tok = mtok.Tokenizer.from_file(path, pattern="cl100k_base")
     assert tok.encode("hello world", add_special_tokens=False) == [15339, 1917]
     # A regex works as well as a name.
-    same = mtok.Tokenizer.from_file(path, pattern=ENCODINGS["cl100k_base"][2])
+    same = mtok.Tokenizer.from_file(path, pattern=ENCODING_SPECS["cl100k_base"][2])
     assert same.encode("hello  world\n\n") == tok.encode("hello  world\n\n")
 
 
@@ -189,7 +189,7 @@ def test_type0_file_written_by_mnn(model):
     path = corpus.file_path("tokenizers", *model)
     data = mnn_txt_sentencepiece(path)
     assert data.split(b"\n")[2] == b"0 1 2 1 2 0 2 1 "
-    tok = mtok.Tokenizer.from_bytes(write_mtok(spec_from_mnn_txt(data, "tokenizer.txt")))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(spec_from_mnn_txt(data, "tokenizer.txt")))
     sp = spm.SentencePieceProcessor(model_file=str(path))
     # The header's special ids are split out of the text (MNN does so, as HF
     # does); SentencePiece reads "<s>" as text, so leave such lines out.
@@ -211,7 +211,7 @@ def test_type0_unigram_with_option():
     data = mnn_txt_sentencepiece(path)
     spec = spec_from_mnn_txt(data, "spiece.txt", sp_model="unigram")
     assert spec["model"]["type"] == "Unigram"
-    tok = mtok.Tokenizer.from_bytes(write_mtok(spec))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(spec))
     sp = spm.SentencePieceProcessor(model_file=str(path))
     # Keep the text SentencePiece's own normalizer leaves as a type 0 file says:
     # U+2581 first, spaces as U+2581, nothing else changed.
@@ -238,7 +238,7 @@ def test_type2_round_trip():
 
 def test_type2_file_written_by_mnn():
     data = mnn_txt_bert(corpus.file_path("tokenizers", "bert-base-uncased", "tokenizer.json"))
-    tok = mtok.Tokenizer.from_bytes(write_mtok(spec_from_mnn_txt(data, "bert.txt")))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(spec_from_mnn_txt(data, "bert.txt")))
     ref, texts = hf("bert-base-uncased"), sample()
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
     assert_same("bert MNN type 2", texts, expected, ours(tok, texts))
@@ -359,7 +359,7 @@ def test_random_damage_raises_format_error_or_loads():
         except mtok.FormatError:
             continue
         try:
-            tok = mtok.Tokenizer.from_bytes(write_mtok(spec))
+            tok = mtok.Tokenizer.from_bytes(export_mtok(spec))
             tok.decode(tok.encode("ab abab <|end|> a"))
         except mtok.MtokError:
             continue

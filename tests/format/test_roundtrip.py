@@ -7,18 +7,18 @@ import pytest
 import corpus
 import mtok
 from mtok.convert import to_mtok_bytes
-from mtok.format.writer import write_mtok
+from mtok.convert.export import export_mtok
 from small_spec import small_spec
 
 SAMPLE = ["Hello world!", "héllo\twörld", "<s>hello </s> world", "", "  spaces   ", "数字 123"]
 
 
 def test_writing_twice_gives_identical_bytes():
-    assert write_mtok(small_spec()) == write_mtok(small_spec())
+    assert export_mtok(small_spec()) == export_mtok(small_spec())
 
 
 def test_saved_file_loads_identically(tmp_path):
-    tok = mtok.Tokenizer.from_bytes(write_mtok(small_spec()))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(small_spec()))
     path = tmp_path / "small.mtok"
     tok.save(path)
     again = mtok.Tokenizer.from_file(path)
@@ -32,7 +32,7 @@ def test_small_tokenizer_matches_hf():
     tokenizers = pytest.importorskip("tokenizers")
     spec = small_spec()
     ref = tokenizers.Tokenizer.from_str(json.dumps({k: v for k, v in spec.items() if k != "mtok"}))
-    tok = mtok.Tokenizer.from_bytes(write_mtok(spec))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(spec))
     for text in SAMPLE + ["hello world", "hell\to world </s>x"]:
         for special in (True, False):
             assert tok.encode(text, add_special_tokens=special) == ref.encode(text, add_special_tokens=special).ids, text
@@ -42,7 +42,7 @@ def test_small_tokenizer_matches_hf():
 
 
 def test_small_tokenizer_metadata():
-    tok = mtok.Tokenizer.from_bytes(write_mtok(small_spec()))
+    tok = mtok.Tokenizer.from_bytes(export_mtok(small_spec()))
     assert tok.encode("hello", add_special_tokens=True)[0] == tok.token_to_id("<s>")
     assert tok.decode(tok.encode("hello world")) == "<s>hello world"
     assert tok.decode(tok.encode("hello world"), skip_special_tokens=True) == "hello world"

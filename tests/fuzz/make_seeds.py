@@ -27,13 +27,13 @@ def write(folder: Path, name: str, data: bytes) -> None:
 def main(out: Path) -> None:
     import mtok
     from mtok.convert import load_spec
-    from mtok.format.writer import write_mtok
+    from mtok.convert.export import export_mtok
     from mtok.format.legacy_txt import export_legacy_txt
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "format"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from small_spec import small_spec
 
-    write(out / "load_mtok", "small_spec.mtok", write_mtok(small_spec()))
+    write(out / "load_mtok", "small_spec.mtok", export_mtok(small_spec()))
     for fam in JSON_FAMILIES:
         spec = json.loads(file_path("tokenizers", fam, "tokenizer.json").read_text("utf-8"))
         small = shrink_tokenizer_json(spec)
@@ -43,7 +43,7 @@ def main(out: Path) -> None:
         write(tmp.parent, tmp.name, data)
         try:
             spec = load_spec(str(tmp))
-            write(out / "load_mtok", f"{fam}.mtok", write_mtok(spec))
+            write(out / "load_mtok", f"{fam}.mtok", export_mtok(spec))
         except mtok.MtokError as e:
             print(f"{fam}: no .mtok seed ({e})")
             continue

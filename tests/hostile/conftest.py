@@ -10,9 +10,9 @@ def cl100k_pair():
     tiktoken = pytest.importorskip("tiktoken")
     from tiktoken.load import load_tiktoken_bpe
 
-    from mtok.convert.openai_encodings import ENCODINGS
+    from mtok.convert.openai_encodings import ENCODING_SPECS
 
-    base, _, pattern, specials, n_vocab = ENCODINGS["cl100k_base"]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS["cl100k_base"]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     ref = tiktoken.Encoding("cl100k_base", pat_str=pattern, mergeable_ranks=ranks,
                             special_tokens=specials, explicit_n_vocab=n_vocab)

@@ -9,7 +9,9 @@ import time
 import pytest
 
 import mtok
-from mtok._native import testing as native
+from hooks_module import hooks
+
+native = hooks()
 
 CATASTROPHIC = r"(a+)+b"  # 2^n paths on n `a`s without a `b`
 

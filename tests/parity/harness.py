@@ -88,10 +88,10 @@ def exported(parts):
     the acceleration sections (the tables a reader then builds itself)."""
     import corpus
     from mtok.convert import load_spec
-    from mtok.format.writer import write_mtok
+    from mtok.convert.export import export_mtok
 
     spec = load_spec(str(corpus.file_path(*parts)))
-    return write_mtok(spec), write_mtok(spec, accel=False)
+    return export_mtok(spec), export_mtok(spec, accel=False)
 
 
 def short_parity_strings(limit):

@@ -80,9 +80,9 @@ def test_long_pieces_match_tiktoken(name):
     tiktoken = pytest.importorskip("tiktoken")
     from tiktoken.load import load_tiktoken_bpe
 
-    from mtok.convert.openai_encodings import ENCODINGS
+    from mtok.convert.openai_encodings import ENCODING_SPECS
 
-    base, _, pattern, specials, n_vocab = ENCODINGS[name]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS[name]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     ref = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials,
                             explicit_n_vocab=n_vocab)
@@ -140,13 +140,13 @@ def test_rank_too_large_for_a_merge_key(tmp_path):
     # (merge_key.h); a file whose pair table holds a larger rank must give
     # the same ids as a table where that merge comes last.
     from mtok.convert import load_spec
-    from mtok.format.writer import write_mtok
+    from mtok.convert.export import export_mtok
 
     merges = [("a", "b"), ("b", "c"), ("ab", "c"), ("c", "a")]
     original = byte_level_bpe(merges)
     path = tmp_path / "tokenizer.json"
     path.write_text(original.to_str())
-    data = bytearray(write_mtok(load_spec(str(path))))
+    data = bytearray(export_mtok(load_spec(str(path))))
     vocab = original.get_vocab()
     entry = section(data, "PHSH")  # [u32 capacity][u32 0], then 16-byte slots
     patched = 0

@@ -17,21 +17,31 @@ tiktoken = pytest.importorskip("tiktoken")
 tokenizers = pytest.importorskip("tokenizers")
 from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
-from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
+from mtok.convert.openai_encodings import ENCODING_SPECS  # noqa: E402
 
-# PieceCache sizes (piece_cache.h): 2^16 short slots (four per set), ids of
-# multi-id pre-tokens in an arena of 2^19 that is cleared with every slot
-# when full; keys over 48 bytes in a 4 MB byte arena. The tables of longer
-# keys start small and grow once 2^14 pre-tokens were cached.
-SHORT_SLOTS = 1 << 16
-GROW_AFTER = 1 << 14
-ARENA_IDS = 1 << 19
-HUGE_BYTES = 4 << 20
+# PieceCache sizes (piece_cache.h). The overflow tests run with a 1 MB
+# bound: 2^13 short slots (four per set), ids of multi-id pre-tokens in a
+# ring of 2^16, keys over 48 bytes in a ring of 128 KB. The tables start
+# at 2^16 short slots and grow fourfold once half as many pre-tokens were
+# cached in one table, up to the bound's share (64 MB by default: 2^19).
+SMALL_MB = 1
+SHORT_SLOTS = 1 << 13
+RING_IDS = 1 << 16
+HUGE_BYTES = 128 << 10
+GROW_AFTER = 1 << 15
+
+
+@pytest.fixture
+def small_bound():
+    before = mtok.piece_cache_mb()
+    mtok.set_piece_cache_mb(SMALL_MB)
+    yield
+    mtok.set_piece_cache_mb(before)
 
 
 @pytest.fixture(scope="module")
 def o200k():
-    base, _, pattern, specials, n_vocab = ENCODINGS["o200k_base"]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS["o200k_base"]
     ranks = load_tiktoken_bpe(str(corpus.require("tiktoken", base + ".tiktoken")))
     ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=ranks,
                             special_tokens=specials, explicit_n_vocab=n_vocab)
@@ -109,12 +119,12 @@ def random_words(seed, n):
     return [" " + "".join(rng.choice(letters) for _ in range(rng.randint(3, 14))) for _ in range(n)]
 
 
-def test_eviction_and_arena_reset(o200k):
+def test_eviction_and_ring_wrap(o200k, small_bound):
     """More distinct pre-tokens than slots, and more ids of multi-id
-    pre-tokens than the arena holds: slots are overwritten and the arena is
-    cleared mid-text. A small text encoded after every chunk of the flood
-    hits slots cached before each clear: they must not return ids from the
-    arena's new contents."""
+    pre-tokens than the id ring holds: slots are overwritten and the ring
+    wraps mid-text. A small text encoded after every chunk of the flood
+    hits slots cached before each wrap: they must not return ids from the
+    ring's new contents."""
     ref, ours = o200k
     probe = "".join(random_words(3, 300))
     expected_probe = ref(probe)
@@ -126,7 +136,7 @@ def test_eviction_and_arena_reset(o200k):
         stored += len(expected) - chunk.count(" ")  # at least the ids of multi-id words
         assert_same("o200k cache flood", [chunk], [expected], [ours(chunk)], limit=1)
         assert_same("o200k cache probe", [probe], [expected_probe], [ours(probe)], limit=1)
-    assert stored > ARENA_IDS, "the flood must overflow the id arena"
+    assert stored > 4 * RING_IDS, "the flood must wrap the id ring"
     assert len(flood) > 4 * SHORT_SLOTS
 
 
@@ -151,10 +161,9 @@ def test_huge_keys_hf(hf):
     check("hf huge keys", hf, huge_texts())
 
 
-def test_huge_byte_arena_reset(o200k):
-    """More distinct long pre-tokens than the byte arena holds: the huge
-    slots are emptied mid-text, and a probe cached before must still give
-    its own ids."""
+def test_huge_key_ring_wrap(o200k, small_bound):
+    """More distinct long pre-tokens than the key ring holds: it wraps
+    mid-text, and a probe cached before must still give its own ids."""
     ref, ours = o200k
     rng = random.Random(5)
     cjk = "日本語中文字词汉ひらがなカタカナ"
@@ -166,15 +175,14 @@ def test_huge_byte_arena_reset(o200k):
         total += len(chunk.encode())
         assert_same("o200k huge flood", [chunk], [ref(chunk)], [ours(chunk)], limit=1)
         assert_same("o200k huge probe", [probe], [expected_probe], [ours(probe)], limit=1)
-    assert total > HUGE_BYTES, "the flood must overflow the byte arena"
+    assert total > 4 * HUGE_BYTES, "the flood must wrap the key ring"
 
 
 def test_growth_keeps_cached_pieces():
     """A fresh tokenizer's cache grows once GROW_AFTER pre-tokens were
-    cached, moving every cached key of over 16 bytes with its ids into
-    larger tables (the short keys' table keeps its size): pre-tokens
-    cached before, in the middle of and after the growth give the
-    reference's ids, as misses and as hits."""
+    cached, moving every cached key with its ids into larger tables:
+    pre-tokens cached before, in the middle of and after the growth give
+    the reference's ids, as misses and as hits."""
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
@@ -184,3 +192,5 @@ def test_growth_keeps_cached_pieces():
     flood = "".join(random_words(17, GROW_AFTER + 2000))
     texts = [probe, flood, probe, flood]
     assert_same("llama3 cache growth", texts, [expected(t) for t in texts], [encode(t) for t in texts], limit=1)
+    tables = 2 << 20  # the short table at its start size alone
+    assert int(ours.debug_info()["piece_cache_bytes"]) > 4 * tables, "the tables must have grown"

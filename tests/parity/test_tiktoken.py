@@ -9,14 +9,14 @@ from harness import assert_same
 tiktoken = pytest.importorskip("tiktoken")
 from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
-from mtok.convert.openai_encodings import ENCODINGS  # noqa: E402
+from mtok.convert.openai_encodings import ENCODING_SPECS  # noqa: E402
 
 NAMES = ["r50k_base", "cl100k_base", "o200k_base"]
 
 
 def reference(name):
     """tiktoken's Encoding built from the corpus rank file (no download)."""
-    base, _, pattern, specials, n_vocab = ENCODINGS[name]
+    base, _, pattern, specials, n_vocab = ENCODING_SPECS[name]
     path = corpus.require("tiktoken", base + ".tiktoken")
     ranks = load_tiktoken_bpe(str(path))
     return tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials,

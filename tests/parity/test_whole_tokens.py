@@ -12,7 +12,7 @@ import corpus
 import mtok
 from harness import assert_same, byte_level_bpe, compare_with_hf, exported, section, short_parity_strings
 from mtok.convert import load_spec
-from mtok.format.writer import write_mtok
+from mtok.convert.export import export_mtok
 
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
 GPT2 = ("tokenizers", "gpt2", "tokenizer.json")
@@ -33,7 +33,7 @@ def test_stored_and_reported(files):
 
 
 def test_not_stored_with_ignore_merges():
-    data = write_mtok(load_spec(str(corpus.file_path(*LLAMA3))))
+    data = export_mtok(load_spec(str(corpus.file_path(*LLAMA3))))
     assert section(data, "BWHL") is None
     assert mtok.Tokenizer.from_bytes(data).debug_info()["bpe_whole_tokens"] == "all (ignore_merges)"
 

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from tokenizers import Regex as HfRegex
 from tokenizers import pre_tokenizers
 
-from mtok._native import testing as native
+from hooks_module import hooks
+
+native = hooks()
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "text"
 

@@ -3,13 +3,11 @@
 HF is the reference: its normalization data is Unicode 9.0 and its
 lowercase is Rust's char::to_lowercase (see tools/gen_unicode_norm.py).
 """
-import glob
-import importlib.util
 import itertools
 import pathlib
-import sys
 
 import pytest
+from hooks_module import hooks
 
 tokenizers = pytest.importorskip("tokenizers")
 unicodedata2 = pytest.importorskip("unicodedata2")
@@ -23,23 +21,7 @@ HF = {f: getattr(normalizers, f)() for f in FORMS}
 HF_LOWER = normalizers.Lowercase()
 
 
-def _load_testing():
-    try:
-        from mtok._native import testing
-        return testing
-    except Exception:  # the package __init__ may import modules not written yet
-        pass
-    found = glob.glob(str(ROOT / "src" / "mtok" / "_native*.so"))
-    if not found:
-        pytest.skip("mtok._native is not built (run `make dev`)", allow_module_level=True)
-    spec = importlib.util.spec_from_file_location("mtok._native", found[0])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mtok._native"] = module
-    spec.loader.exec_module(module)
-    return module.testing
-
-
-T = _load_testing()
+T = hooks()
 
 
 def ours(form, text):

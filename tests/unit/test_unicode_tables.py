@@ -10,7 +10,9 @@ import tiktoken
 from tokenizers import Regex as HfRegex
 from tokenizers import pre_tokenizers
 
-from mtok._native import testing as native
+from hooks_module import hooks
+
+native = hooks()
 
 REPO = Path(__file__).resolve().parents[2]
 SCALARS = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]

@@ -6,11 +6,12 @@
 #include <memory>
 #include <string>
 
+#include "mtok/export.h"
 #include "mtok/status.h"
 
 namespace mtok {
 
-class Buffer {
+class MTOK_API Buffer {
  public:
   virtual ~Buffer() = default;
   virtual const uint8_t* data() const = 0;

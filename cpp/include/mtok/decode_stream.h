@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "mtok/export.h"
 #include "mtok/status.h"
 #include "mtok/tokenizer.h"
 
 namespace mtok {
 
-class DecodeStream {
+class MTOK_API DecodeStream {
  public:
   // `ids` are context already seen: their text is never returned.
   explicit DecodeStream(bool skip_special_tokens, std::vector<uint32_t> ids = {})

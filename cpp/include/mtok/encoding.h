@@ -49,4 +49,7 @@ struct PaddingParams {
   size_t pad_to_multiple_of = 0;  // 0: off
 };
 
+// The length every encoding of a batch is padded to.
+size_t PadTarget(size_t longest, const PaddingParams& p);
+
 }  // namespace mtok

@@ -10,11 +10,12 @@
 
 #include "mtok/buffer.h"
 #include "mtok/encoding.h"
+#include "mtok/export.h"
 #include "mtok/status.h"
 
 namespace mtok {
 
-struct LoadedFile;
+struct TokenizerImpl;
 
 // One section of the file, for `mtok inspect`.
 struct SectionInfo {
@@ -41,6 +42,13 @@ struct TokenizerInfo {
   std::vector<SectionInfo> sections;
 };
 
+// An added token and its HF flags (tokenizers' AddedToken).
+struct AddedTokenInfo {
+  uint32_t id = 0;
+  std::string content;
+  bool special = false, lstrip = false, rstrip = false, single_word = false, normalized = false;
+};
+
 struct EncodeOptions {
   bool add_special_tokens = true;
   // Which added tokens are matched in the text: all of them, none (tiktoken's
@@ -50,6 +58,10 @@ struct EncodeOptions {
   // Also fill token strings, word ids and offsets (in characters of the
   // input, as HF's Python API gives them). Ids-only encodes never pay for it.
   bool details = false;
+  // An ids-only encode of a long text may cut it where the pre-tokenizer
+  // always splits and encode the parts on up to this many threads of the
+  // shared pool (1: all on the calling thread). The ids are the same.
+  int threads = 1;
   TruncationParams truncation;
   // A single encode pads to `length` or to a multiple; a batch to its longest.
   PaddingParams padding;
@@ -58,7 +70,7 @@ struct EncodeOptions {
   bool plain() const { return !details && !truncation.enabled && !padding.enabled; }
 };
 
-class Tokenizer {
+class MTOK_API Tokenizer {
  public:
   ~Tokenizer();
   static Status Load(std::shared_ptr<const Buffer> bytes, std::unique_ptr<Tokenizer>* out);
@@ -106,6 +118,16 @@ class Tokenizer {
   // may fault in a page of the file: 1 ms for gemma3's 6,415 added tokens).
   uint32_t IdLimit() const;
   bool IsSpecial(uint32_t id) const;
+  // The added tokens with their flags, in the file's order (tokenizer_hf.cc).
+  std::vector<AddedTokenInfo> AddedTokens() const;
+  // HF's decoder.decode(tokens): the decoder over token strings (joined with
+  // spaces when there is no decoder); unknown strings pass through as text.
+  std::string DecodeTokens(std::vector<std::string> tokens) const;
+  // HF's post_process(encoding, pair, add_special_tokens): truncation, the
+  // post-processor and padding of opt applied to encodings made without
+  // special tokens. `pair` may be null.
+  Status PostProcessEncodings(Encoding encoding, const Encoding* pair, const EncodeOptions& opt,
+                              Encoding* out) const;
 
   // Lookup tables the exporter stores so later loads adopt them (tag, payload).
   void AccelSections(std::vector<std::pair<uint32_t, std::string>>* out) const;
@@ -125,10 +147,10 @@ class Tokenizer {
                    Encoding* seq) const;
   // The ids of `text` through the pipeline's ids route (RunPipeline's
   // result without offsets), appended with per-thread buffers only.
-  void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed,
+  void RouteIds(std::string_view text, bool split_added, const std::vector<bool>* allowed, int threads,
                 std::vector<uint32_t>* ids) const;
   Status PostProcess(Encoding* a, Encoding* b, const EncodeOptions& opt, Encoding* out) const;
-  std::unique_ptr<LoadedFile> f_;
+  std::unique_ptr<TokenizerImpl> f_;
 };
 
 }  // namespace mtok

@@ -62,6 +62,13 @@ const AddedToken* AddedVocabulary::ById(uint32_t id) const {
   return it == by_id_.end() ? nullptr : &tokens_[it->second];
 }
 
+std::string_view AddedVocabulary::IdText(uint32_t id) const {
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return {};
+  const AddedToken& t = tokens_[it->second];
+  return t.normalized ? std::string_view(normalized_forms_[it->second]) : t.content;
+}
+
 const AddedToken* AddedVocabulary::ByContent(std::string_view content) const {
   auto it = by_content_.find(content);
   return it == by_content_.end() ? nullptr : &tokens_[it->second];

@@ -78,6 +78,9 @@ class AddedVocabulary {
 
   const std::vector<AddedToken>& tokens() const { return tokens_; }
   const AddedToken* ById(uint32_t id) const;
+  // What HF's id_to_token gives for an added token: its content, or for a
+  // normalized one its content after the normalizer. Null data: no such id.
+  std::string_view IdText(uint32_t id) const;
   const AddedToken* ByContent(std::string_view content) const;
   bool IsSpecialContent(std::string_view token) const;
 

@@ -1,6 +1,6 @@
 // Per-thread scratch buffers keep their capacity between calls, so a warm
-// encode allocates nothing. One that grew for a huge input is given back
-// instead of being held by the thread for good.
+// encode allocates nothing (TrimScratch, in the public mtok/memory.h, gives
+// back one that grew for a huge input).
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -9,14 +9,9 @@
 #include <string_view>
 #include <utility>
 
+#include "mtok/memory.h"
+
 namespace mtok {
-
-constexpr size_t kScratchKeepBytes = size_t{4} << 20;
-
-template <typename Buffer>
-void TrimScratch(Buffer& b) {
-  if (b.capacity() * sizeof(*b.data()) > kScratchKeepBytes) Buffer().swap(b);
-}
 
 // Bytes built in a hot loop: appends are inline (std::string's append and
 // assign are calls into the library).

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "mtok/utf8.h"
+
 namespace mtok::utf8 {
 
 // Length of the sequence starting with lead byte b (1 for invalid leads, so
@@ -72,9 +74,7 @@ inline void append(std::string& out, char32_t cp) {
   }
 }
 
-// True when s is well-formed UTF-8 (no surrogates, no overlongs, <= U+10FFFF).
-// On failure *bad_offset is the offset of the first bad byte.
-bool validate(std::string_view s, size_t* bad_offset);
+// validate(s, &bad_offset): in the public mtok/utf8.h.
 
 // Converts bytes to valid UTF-8, replacing each maximal invalid subpart with
 // U+FFFD (Rust's String::from_utf8_lossy, which HF decoders use).

@@ -19,8 +19,7 @@ Status TruncateEncodings(Encoding* a, Encoding* b, const TruncationParams& p);
 // the overflowing pieces of both sides.
 void MergeWith(Encoding* self, const Encoding& pair);
 
-// The length every encoding of a batch is padded to.
-size_t PadTarget(size_t longest, const PaddingParams& p);
+// PadTarget(longest, p): in the public mtok/encoding.h.
 // HF Encoding::pad: pads e (and its overflowing pieces) to `target`.
 void Pad(Encoding* e, size_t target, const PaddingParams& p);
 // HF pad_encodings over a batch.

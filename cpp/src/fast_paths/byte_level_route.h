@@ -11,6 +11,7 @@
 
 namespace mtok {
 
+class ByteBpe;
 class PieceCache;
 
 class ByteLevelRoute : public IdsRoute {
@@ -20,6 +21,8 @@ class ByteLevelRoute : public IdsRoute {
 
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   void PrepareThread() const override;
+  bool AlwaysSplitsAt(std::string_view s, size_t p) const override;
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override;
   const char* Name() const override {
     return scanner_ ? "byte-level BPE, hand-written pre-token scanner" : "byte-level BPE, regex pre-tokens";
   }

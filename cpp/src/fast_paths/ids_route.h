@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,12 @@ class IdsRoute {
   // Makes the calling thread's caches for this route (and clears their
   // memory) ahead of its first Encode. Optional: Encode makes them too.
   virtual void PrepareThread() const {}
+  // True when the pre-tokenizer always puts a boundary at byte p of s
+  // (0 < p < s.size(), s[p - 1] == '\n'), whatever text comes before or
+  // after: encoding s[0, p) and s[p, end) apart gives the ids of s.
+  virtual bool AlwaysSplitsAt(std::string_view /*s*/, size_t /*p*/) const { return false; }
+  // (name, value) facts for debug_info(): the calling thread's caches.
+  virtual void RuntimeInfo(std::vector<std::pair<std::string, std::string>>*) const {}
 };
 
 // The route for this pipeline, or null for the general path. `fusable`:

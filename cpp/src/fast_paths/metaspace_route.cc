@@ -135,6 +135,10 @@ MetaspaceRoute::MetaspaceRoute() : serial_(NewOwnerSerial()) {}
 
 void MetaspaceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
 
+void MetaspaceRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
+  PieceCache::ForThread(serial_).Describe(out);
+}
+
 void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const {
   CachedIds(cache, piece, ids,
             [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });
@@ -174,7 +178,7 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const Normalizer* fusable,
                           ns[1].run_char == ' ' && ns[1].run_min == 2 && ns[1].run_content == " ";
     if (precompiled && (ns.size() == 1 || collapse)) {
       r->normalizes_ = true;
-      r->precompiled_ = static_cast<const PrecompiledNormalizer*>(ns[0].self);
+      r->precompiled_ = ns[0].precompiled;
       r->collapse_spaces_ = collapse;
     }
   }

@@ -26,6 +26,7 @@ class MetaspaceRoute : public IdsRoute {
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   bool Normalizes() const override { return normalizes_; }
   void PrepareThread() const override;
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override;
   const char* Name() const override {
     return normalizes_ ? "Precompiled and Metaspace fused, straight to the model"
                        : "Metaspace words, straight to the model";

@@ -1,49 +1,49 @@
 #include "fast_paths/piece_cache.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "common/flat_hash.h"
-#include "common/thread_pool.h"
+#include "mtok/piece_cache.h"
 
 namespace mtok {
 
-// Zero-filled slots are empty (key_len 0). The id arena is reserved whole
-// (untouched pages cost nothing), so a warm cache never reallocates.
-PieceCache::PieceCache() {
-  if (!short_mem_.Allocate(kShortSets * sizeof(ShortSet))) throw std::bad_alloc();
-  short_ = reinterpret_cast<ShortSet*>(short_mem_.data());
-  // The pool's workers only run batches: their tables start full size, so
-  // they never grow (and move every entry) in the middle of one.
-  if (ThreadPool::OnWorkerThread() && AllocateLong(kLongBits, kHugeBits)) {
-    cached_ = kGrowAfter;  // counts on past it: no growth
-  } else if (!AllocateLong(kSmallLongBits, kSmallHugeBits)) {
-    throw std::bad_alloc();
-  }
-  arena_.reserve(kArenaIds);
-  huge_bytes_.reserve(kHugeBytes);
-}
-
-void PieceCache::Populate() {
-  short_mem_.Populate();
-  long_mem_->Populate();
-}
-
-bool PieceCache::AllocateLong(size_t long_bits, size_t huge_bits) {
-  const size_t long_slots = size_t{1} << long_bits, huge_slots = size_t{1} << huge_bits;
-  const size_t long_bytes = long_slots * sizeof(LongSlot);
-  auto mem = std::make_unique<HugePageRegion>();
-  if (!mem->Allocate(long_bytes + huge_slots * sizeof(HugeSlot))) return false;
-  long_mem_ = std::move(mem);
-  long_ = reinterpret_cast<LongSlot*>(long_mem_->data());
-  huge_ = reinterpret_cast<HugeSlot*>(long_mem_->data() + long_bytes);
-  long_slots_ = long_slots;
-  huge_slots_ = huge_slots;
-  long_shift_ = static_cast<uint64_t>(64 - long_bits);
-  huge_shift_ = static_cast<uint64_t>(64 - huge_bits);
-  return true;
-}
-
 namespace {
+
+constexpr size_t kUnset = ~size_t{0};
+std::atomic<size_t> g_bound{kUnset};
+
+// MTOK_CACHE_MB as bytes; kDefaultBound when unset or empty.
+size_t BoundFromEnv() {
+  const char* env = std::getenv("MTOK_CACHE_MB");
+  if (env == nullptr || *env == '\0') return PieceCache::kDefaultBound;
+  char* end = nullptr;
+  const unsigned long long mb = std::strtoull(env, &end, 10);
+  if (*end != '\0' || env[0] == '-' || mb > (size_t{1} << 20)) {
+    throw std::invalid_argument(std::string("MTOK_CACHE_MB=") + env +
+                                " is not a whole number of MB from 0 to 1048576");
+  }
+  return static_cast<size_t>(mb) << 20;
+}
+
+// log2 of the largest power of two of `slot`-byte slots in `budget` bytes
+// (at least `floor`).
+size_t BitsFor(size_t budget, size_t slot, size_t floor) {
+  size_t bits = floor;
+  while ((size_t{2} << bits) * slot <= budget) ++bits;
+  return bits;
+}
+
+size_t PowerOfTwoFloor(size_t n) {
+  size_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  return n == 0 ? 0 : p;
+}
 
 // The hash of a long key from its words (zero past its end) and length.
 uint64_t LongHash(const uint64_t (&w)[PieceCache::kMaxKey / 8], size_t n) {
@@ -51,65 +51,6 @@ uint64_t LongHash(const uint64_t (&w)[PieceCache::kMaxKey / 8], size_t n) {
   for (uint64_t word : w) h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
   return h ^ (h >> 29);
 }
-
-}  // namespace
-
-void PieceCache::Grow() {
-  std::unique_ptr<HugePageRegion> old = std::move(long_mem_);
-  const LongSlot* old_long = long_;
-  const HugeSlot* old_huge = huge_;
-  const size_t old_long_slots = long_slots_, old_huge_slots = huge_slots_;
-  if (!AllocateLong(kLongBits, kHugeBits)) {
-    long_mem_ = std::move(old);  // no memory: stay small
-    return;
-  }
-  // Every slot keeps its key and ids (arena offsets stay valid).
-  for (size_t i = 0; i < old_long_slots; ++i) {
-    if (old_long[i].key_len != 0) long_[LongHash(old_long[i].w, old_long[i].key_len) >> long_shift_] = old_long[i];
-  }
-  for (size_t i = 0; i < old_huge_slots; ++i) {
-    if (old_huge[i].key_len != 0) huge_[old_huge[i].hash >> huge_shift_] = old_huge[i];
-  }
-}
-
-void PieceCache::Clear() {
-  std::memset(static_cast<void*>(short_), 0, kShortSets * sizeof(ShortSet));
-  std::memset(static_cast<void*>(long_), 0, long_slots_ * sizeof(LongSlot));
-  arena_.clear();
-  ClearHuge();
-}
-
-void PieceCache::ClearHuge() {
-  std::memset(static_cast<void*>(huge_), 0, huge_slots_ * sizeof(HugeSlot));
-  huge_bytes_.clear();
-}
-
-bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const {
-  const uint64_t h = HashBytes(piece.data(), piece.size());
-  HugeSlot& s = huge_[h >> huge_shift_];
-  *slot = &s;
-  if (s.hash != h || s.key_len != piece.size() ||
-      std::memcmp(huge_bytes_.data() + s.key_off, piece.data(), piece.size()) != 0)
-    return false;
-  Emit(s, ids);
-  return true;
-}
-
-void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
-  s->key_len = 0;  // empty until filled
-  if (huge_bytes_.size() + piece.size() > kHugeBytes) {
-    // The byte arena is full: empty the huge slots (their ids stay in the
-    // id arena as garbage until it is cleared too).
-    ClearHuge();
-  }
-  if (!Store(s, piece.size(), ids, count)) return;
-  s->hash = HashBytes(piece.data(), piece.size());
-  s->key_off = static_cast<uint32_t>(huge_bytes_.size());
-  huge_bytes_.insert(huge_bytes_.end(), piece.begin(), piece.end());
-  Counted();
-}
-
-namespace {
 
 // The words of a key of kMaxShort + 1..kMaxKey bytes (zero past its end)
 // and its hash.
@@ -121,14 +62,193 @@ uint64_t LongKey(std::string_view piece, uint64_t (&w)[PieceCache::kMaxKey / 8])
 
 }  // namespace
 
+size_t PieceCache::Bound() {
+  size_t b = g_bound.load(std::memory_order_relaxed);
+  if (b == kUnset) {
+    b = BoundFromEnv();  // throws on a bad value, every time it is asked
+    size_t expected = kUnset;
+    if (!g_bound.compare_exchange_strong(expected, b)) b = expected;  // SetBound came first
+  }
+  return b;
+}
+
+void PieceCache::SetBound(size_t bytes) { g_bound.store(bytes == kUnset ? bytes - 1 : bytes); }
+
+size_t PieceCacheBound() { return PieceCache::Bound(); }
+void SetPieceCacheBound(size_t bytes) { PieceCache::SetBound(bytes); }
+
+PieceCache& PieceCache::ForThread(uint64_t owner) {
+  PieceCache& c = ForOwner<PieceCache>(owner);
+  const size_t bound = Bound();
+  if (c.bound_ != bound) c.Reset(bound);
+  return c;
+}
+
+template <typename T>
+bool PieceRing<T>::Allocate(size_t capacity) {
+  mem_.reset();
+  data_ = nullptr;
+  capacity_ = 0;
+  head_ = 0;
+  if (capacity == 0) return true;
+  auto mem = std::make_unique<HugePageRegion>();
+  if (!mem->Allocate(capacity * sizeof(T))) return false;
+  mem_ = std::move(mem);
+  data_ = reinterpret_cast<T*>(mem_->data());
+  capacity_ = capacity;
+  return true;
+}
+
+template <typename T>
+uint64_t PieceRing<T>::Put(const T* src, size_t n) {
+  if (n == 0 || n > capacity_) return kNone;
+  uint64_t at = head_;
+  const size_t offset = at & (capacity_ - 1);
+  if (offset + n > capacity_) at += capacity_ - offset;  // contiguous: skip to the ring's start
+  std::memcpy(data_ + (at & (capacity_ - 1)), src, n * sizeof(T));
+  head_ = at + n;
+  return at;
+}
+
+template class PieceRing<char>;
+template class PieceRing<uint32_t>;
+
+void PieceCache::Reset(size_t bound) {
+  bound_ = bound;
+  // The bound's shares (see kShortBits): bound 0 leaves two empty sets and
+  // slots per table, never filled. (Two, not one: a hash shifts by less
+  // than 64 bits.)
+  max_short_bits_ = bound ? BitsFor(bound / 8 * 3, sizeof(ShortSlot), kWayBits + 1) : kWayBits + 1;
+  max_long_bits_ = bound ? BitsFor(bound / 8, sizeof(LongSlot), 1) : 1;
+  max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), 1) : 1;
+  cached_short_ = cached_long_ = cached_huge_ = 0;
+  hits_ = misses_ = 0;
+  mem_.reset();
+  if (!AllocateTables(std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
+                      std::min(kHugeBits, max_huge_bits_)))
+    throw std::bad_alloc();
+  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
+  // No memory for the rings: keys of one id and up to 48 bytes still cache.
+  if (!ids_.Allocate(bound ? PowerOfTwoFloor(bound / 4 / sizeof(uint32_t)) : 0)) ids_.Allocate(0);
+  if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
+}
+
+void PieceCache::Populate() { mem_->Populate(); }
+
+bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge_bits) {
+  const size_t short_slots = size_t{1} << short_bits, long_slots = size_t{1} << long_bits,
+               huge_slots = size_t{1} << huge_bits;
+  const size_t short_bytes = short_slots * sizeof(ShortSlot), long_bytes = long_slots * sizeof(LongSlot);
+  const size_t bytes = short_bytes + long_bytes + huge_slots * sizeof(HugeSlot);
+  auto mem = std::make_unique<HugePageRegion>();
+  if (!mem->Allocate(bytes)) return false;
+  mem_ = std::move(mem);
+  short_ = reinterpret_cast<ShortSet*>(mem_->data());
+  long_ = reinterpret_cast<LongSlot*>(mem_->data() + short_bytes);
+  huge_ = reinterpret_cast<HugeSlot*>(mem_->data() + short_bytes + long_bytes);
+  short_slots_ = short_slots;
+  long_slots_ = long_slots;
+  huge_slots_ = huge_slots;
+  table_bytes_ = bytes;
+  short_shift_ = static_cast<uint64_t>(64 - short_bits + kWayBits);
+  long_shift_ = static_cast<uint64_t>(64 - long_bits);
+  huge_shift_ = static_cast<uint64_t>(64 - huge_bits);
+  return true;
+}
+
+namespace {
+
+size_t Log2(size_t n) {
+  size_t b = 0;
+  while ((size_t{1} << b) < n) ++b;
+  return b;
+}
+
+}  // namespace
+
+void PieceCache::Grow() {
+  cached_short_ = cached_long_ = cached_huge_ = 0;
+  std::unique_ptr<HugePageRegion> old = std::move(mem_);
+  const ShortSet* old_short = short_;
+  const LongSlot* old_long = long_;
+  const HugeSlot* old_huge = huge_;
+  const size_t old_sets = short_slots_ >> kWayBits, old_long_slots = long_slots_, old_huge_slots = huge_slots_;
+  if (!AllocateTables(std::min(Log2(short_slots_) + 2, max_short_bits_),
+                      std::min(Log2(long_slots_) + 2, max_long_bits_),
+                      std::min(Log2(huge_slots_) + 2, max_huge_bits_))) {
+    mem_ = std::move(old);  // no memory: stay this size
+    can_grow_ = false;
+    return;
+  }
+  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
+  // Every entry keeps its key and ids (ring positions stay valid); a set's
+  // oldest way goes in first, so its newest stays first.
+  for (size_t i = 0; i < old_sets; ++i) {
+    for (size_t w = (size_t{1} << kWayBits); w-- > 0;) {
+      const ShortSlot& s = old_short[i].way[w];
+      if (s.key_len == 0) continue;
+      ShortSlot* d = &short_[ShortHash(s.w0, s.w1, s.key_len) >> short_shift_].way[0];
+      std::memmove(d + 1, d, sizeof(ShortSet) - sizeof(ShortSlot));
+      *d = s;
+    }
+  }
+  for (size_t i = 0; i < old_long_slots; ++i) {
+    if (old_long[i].key_len != 0) long_[LongHash(old_long[i].w, old_long[i].key_len) >> long_shift_] = old_long[i];
+  }
+  for (size_t i = 0; i < old_huge_slots; ++i) {
+    if (old_huge[i].key_len != 0) huge_[old_huge[i].hash >> huge_shift_] = old_huge[i];
+  }
+}
+
+PieceCache::Stats PieceCache::GetStats() const {
+  const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used();
+  return {bound_, table_bytes_ + rings, hits_, misses_};
+}
+
+void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out) const {
+  const Stats s = GetStats();
+  const uint64_t lookups = s.hits + s.misses;
+  char text[160];
+  std::snprintf(text, sizeof(text), "this thread: %.1f MB of a %.1f MB bound, %.1f%% hits of %llu lookups",
+                static_cast<double>(s.bytes) / (1 << 20), static_cast<double>(s.bound) / (1 << 20),
+                lookups ? 100.0 * static_cast<double>(s.hits) / static_cast<double>(lookups) : 0.0,
+                static_cast<unsigned long long>(lookups));
+  out->emplace_back("piece_cache", enabled() ? text : "off (bound 0)");
+  out->emplace_back("piece_cache_bound", std::to_string(s.bound));
+  out->emplace_back("piece_cache_bytes", std::to_string(s.bytes));
+  out->emplace_back("piece_cache_hits", std::to_string(s.hits));
+  out->emplace_back("piece_cache_misses", std::to_string(s.misses));
+}
+
+bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) {
+  const uint64_t h = HashBytes(piece.data(), piece.size());
+  HugeSlot& s = huge_[h >> huge_shift_];
+  *slot = &s;
+  if (s.hash != h || s.key_len != piece.size() || !key_bytes_.Live(s.key_off) ||
+      std::memcmp(key_bytes_.At(s.key_off), piece.data(), piece.size()) != 0)
+    return false;
+  return Emit(s, ids);
+}
+
+void PieceCache::PutHuge(HugeSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
+  s->key_len = 0;  // empty until filled
+  const uint64_t at = key_bytes_.Put(piece.data(), piece.size());
+  if (at == PieceRing<char>::kNone) return;
+  // The ids go in after the key: a key whose ids were stored first could
+  // not be overwritten before them.
+  if (!Store(s, piece.size(), ids, count)) return;
+  s->hash = HashBytes(piece.data(), piece.size());
+  s->key_off = at;
+  Counted(&cached_huge_, huge_slots_);
+}
+
 bool PieceCache::AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids) {
   uint64_t w[kMaxKey / 8];
   const uint64_t h = LongKey(piece, w);
   LongSlot& s = long_[h >> long_shift_];
   *slot = &s;
   if (s.key_len != piece.size() || std::memcmp(s.w, w, sizeof(w)) != 0) return false;
-  Emit(s, ids);
-  return true;
+  return Emit(s, ids);
 }
 
 void PieceCache::PutLong(LongSlot* s, std::string_view piece, const uint32_t* ids, size_t count) {
@@ -137,7 +257,7 @@ void PieceCache::PutLong(LongSlot* s, std::string_view piece, const uint32_t* id
   LongKey(piece, w);
   if (!Store(s, piece.size(), ids, count)) return;
   std::memcpy(s->w, w, sizeof(w));
-  Counted();
+  Counted(&cached_long_, long_slots_);
 }
 
 }  // namespace mtok

@@ -1,7 +1,9 @@
-// A small direct-mapped cache from pre-token bytes to ids, one per thread
-// and route (the ids fast paths). Natural text repeats its words, so most
-// pre-tokens skip the merge loop. Bounded: a slot is overwritten on
-// collision, and every slot is cleared when the id arena fills.
+// A bounded cache from pre-token bytes to ids, one per thread and route
+// (the ids fast paths). Natural text repeats its words, so most pre-tokens
+// skip the model. Bounded (MTOK_CACHE_MB): set-associative tables whose
+// slots are overwritten on collision, grown up to the bound, and rings of
+// ids and key bytes that wrap, leaving the slots that point into what they
+// overwrote stale.
 //
 // Keys are compared as little-endian 8-byte words, zero past the key's end:
 // most pre-tokens are at most 16 bytes, two words, so a hit is two loads
@@ -10,7 +12,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -62,15 +66,49 @@ inline uint64_t Word(const char* p, size_t n, size_t k) {
 
 }  // namespace piece_key
 
+// Memory of the ids kept for long keys and multi-id pre-tokens: a ring of
+// 2^k elements written at an ever-growing logical position. A slot keeps
+// the logical position of what it stored; once the ring has wrapped past
+// it the slot is stale (a miss), so a full ring never clears the cache.
+template <typename T>
+class PieceRing {
+ public:
+  // Room for `capacity` (a power of two, or 0) elements, the old contents
+  // dropped; false, with no room, when there is no memory.
+  bool Allocate(size_t capacity);
+  // Stores n elements contiguously; their logical position, or kNone.
+  static constexpr uint64_t kNone = ~uint64_t{0};
+  uint64_t Put(const T* src, size_t n);
+  // The elements stored at `pos` are still there.
+  bool Live(uint64_t pos) const { return head_ - pos <= capacity_; }
+  const T* At(uint64_t pos) const { return data_ + (pos & (capacity_ - 1)); }
+  size_t capacity() const { return capacity_; }
+  size_t used() const { return head_ < capacity_ ? head_ : capacity_; }
+
+ private:
+  std::unique_ptr<HugePageRegion> mem_;  // pages backed as they are first written
+  T* data_ = nullptr;
+  size_t capacity_ = 0;  // a power of two, or 0
+  uint64_t head_ = 0;
+};
+
 class PieceCache {
  public:
   static constexpr size_t kMaxShort = 16;  // two words
   static constexpr size_t kMaxKey = 48;    // six words, in a cache-line slot
   // Longer pre-tokens (CJK runs without spaces, long runs of white space)
-  // are cached with their bytes in an arena, up to this size.
+  // are cached with their bytes in a ring, up to this size.
   static constexpr size_t kMaxHuge = 4096;
 
-  PieceCache();
+  // The bound on one cache's memory, in bytes: MTOK_CACHE_MB (whole MB)
+  // or SetBound, else kDefaultBound. 0 turns caching off.
+  static constexpr size_t kDefaultBound = size_t{64} << 20;
+  static size_t Bound();
+  static void SetBound(size_t bytes);
+
+  explicit PieceCache(size_t bound = Bound()) { Reset(bound); }
+  // Empties the cache and sizes it for `bound`.
+  void Reset(size_t bound);
 
   struct ShortSet;
   struct LongSlot;
@@ -110,7 +148,7 @@ class PieceCache {
   }
   // Appends the cached ids of the n-byte key k and returns true, or
   // returns false; Put then caches its ids.
-  bool Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const;
+  bool Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids);
   void Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count);
 
   // The same for keys of kMaxShort + 1..kMaxKey bytes.
@@ -119,36 +157,44 @@ class PieceCache {
 
   // The same for keys of kMaxKey + 1..kMaxHuge bytes.
   struct HugeSlot;
-  bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) const;
+  bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids);
   void PutHuge(HugeSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
 
-  // This thread's cache for `owner` (a NewOwnerSerial() of the route).
-  static PieceCache& ForThread(uint64_t owner) { return ForOwner<PieceCache>(owner); }
+  bool enabled() const { return bound_ != 0; }
+  void CountMiss() { ++misses_; }
+
+  // This thread's cache for `owner` (a NewOwnerSerial() of the route),
+  // made again when the bound has changed since it was made.
+  static PieceCache& ForThread(uint64_t owner);
   // Has the kernel back the tables now (see HugePageRegion::Populate).
   void Populate();
 
-  // Sizes (log2 of the slot counts), for tests that fill the cache past
-  // them. The short table has its full size from the start: a warm
-  // document of a few thousand distinct words re-merged the words that
-  // overflowed a half-size table's sets (4096-token documents, 14% slower).
-  // The long and huge tables start small, sharing one 2 MB page, and grow
-  // to these sizes once kGrowAfter pre-tokens were cached: a fresh cache
-  // costs the kernel two pages to clear instead of three (the loading
-  // thread's at load, see IdsRoute::PrepareThread; another thread's when
-  // it first uses them). The thread pool's workers start at these sizes.
-  static constexpr size_t kShortBits = 16, kLongBits = 15, kHugeBits = 14;
-  static constexpr size_t kSmallLongBits = 13, kSmallHugeBits = 12;
-  static constexpr size_t kGrowAfter = size_t{1} << 14;
+  // What debug_info() reports.
+  struct Stats {
+    size_t bound, bytes;  // the bound; the memory of the tables and rings now
+    uint64_t hits, misses;
+  };
+  Stats GetStats() const;
+  // The stats as debug_info() facts: piece_cache (a sentence) and
+  // piece_cache_{bound,bytes,hits,misses} (numbers).
+  void Describe(std::vector<std::pair<std::string, std::string>>* out) const;
+
+  // Sizes. The tables start at these sizes (log2 of the slot counts, at
+  // most the bound's share) and grow fourfold, keeping every entry, each
+  // time one of them had half as many pre-tokens cached as it has slots,
+  // until they reach the bound's share (shares: short table 3/8, long
+  // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
+  // all). A fresh cache costs the kernel a few 2 MB pages to clear; one
+  // that sees many distinct pre-tokens grows to its bound.
+  static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
-  static constexpr size_t kHugeBytes = size_t{1} << 22;
-  static constexpr size_t kArenaIds = 1 << 19;
 
   // Half a cache line: the key words and a single id live in the slot, so
   // a hit reads nothing else. An empty slot has key_len 0.
   struct alignas(32) ShortSlot {
     uint64_t w0, w1;
+    uint64_t ids_off;  // in the id ring when ids_len > 1
     uint32_t first_id;
-    uint32_t ids_off;  // into the arena when ids_len > 1
     uint16_t ids_len;
     uint8_t key_len;
   };
@@ -161,16 +207,16 @@ class PieceCache {
   };
   struct alignas(64) LongSlot {
     uint64_t w[kMaxKey / 8];
+    uint64_t ids_off;
     uint32_t first_id;
-    uint32_t ids_off;
     uint16_t ids_len;
     uint8_t key_len;
   };
-  // The key's bytes are in the byte arena; empty when key_len is 0.
+  // The key's bytes are in the byte ring; empty when key_len is 0.
   struct HugeSlot {
     uint64_t hash;
-    uint32_t key_off, key_len;
-    uint32_t first_id, ids_off;
+    uint64_t key_off, ids_off;
+    uint32_t key_len, first_id;
     uint16_t ids_len;
   };
 
@@ -179,54 +225,62 @@ class PieceCache {
   static uint64_t ShortHash(uint64_t w0, uint64_t w1, size_t n) {
     return w0 * 0x9E3779B97F4A7C15ULL ^ (w1 + n) * 0xC2B2AE3D27D4EB4FULL;
   }
-  static constexpr size_t kShortSets = size_t{1} << (kShortBits - kWayBits);
-  ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> (64 - kShortBits + kWayBits)]; }
-  // Points the long and huge tables at a new zeroed region of the given
-  // sizes (log2 of the slot counts); false, with nothing changed, when
-  // there is no memory.
-  bool AllocateLong(size_t long_bits, size_t huge_bits);
-  // Moves every cached long and huge pre-token into tables of the full sizes.
+  ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> short_shift_]; }
+  // Points the tables at a new zeroed region of the given sizes (log2 of
+  // the slot counts); false, with nothing changed, when there is no memory.
+  bool AllocateTables(size_t short_bits, size_t long_bits, size_t huge_bits);
+  // Moves every cached pre-token into tables four times larger (up to
+  // the bound's shares).
   void Grow();
-  // Counts a cached pre-token; the tables grow at the kGrowAfter-th.
-  void Counted() {
-    if (++cached_ == kGrowAfter) Grow();
+  // Counts a pre-token cached in a table of `slots` slots; the tables
+  // grow when half as many were cached in one of them since they last
+  // grew (the long and huge tables are direct-mapped: CJK text fills them
+  // long before the short one).
+  void Counted(size_t* count, size_t slots) {
+    if (++*count == slots / 2 && can_grow_) Grow();
   }
-  // Appends the ids a filled slot holds.
+  // Appends the ids a filled slot holds; false when they are gone from
+  // the ring (the slot is stale).
   template <typename Slot>
-  void Emit(const Slot& s, std::vector<uint32_t>* ids) const {
-    if (s.ids_len == 1) ids->push_back(s.first_id);  // most pre-tokens: one id, in the slot
-    else ids->insert(ids->end(), arena_.data() + s.ids_off, arena_.data() + s.ids_off + s.ids_len);
+  bool Emit(const Slot& s, std::vector<uint32_t>* ids) {
+    if (s.ids_len == 1) {
+      ids->push_back(s.first_id);  // most pre-tokens: one id, in the slot
+    } else {
+      if (!ids_.Live(s.ids_off)) return false;
+      const uint32_t* from = ids_.At(s.ids_off);
+      ids->insert(ids->end(), from, from + s.ids_len);
+    }
+    ++hits_;
+    return true;
   }
   // Stores ids in a slot; false when they cannot be cached.
   template <typename Slot>
   bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
-  void Clear();
-  void ClearHuge();
 
-  // The tables live in zero-filled mappings on 2 MB pages where the kernel
-  // allows (one TLB entry for a lookup that lands anywhere): the short
-  // table in one, the long and huge tables in the other.
-  HugePageRegion short_mem_;
-  std::unique_ptr<HugePageRegion> long_mem_;  // replaced when the tables grow
-  ShortSet* short_ = nullptr;  // kShortSets
+  size_t bound_;
+  // Log2 of the largest table sizes the bound allows.
+  size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
+  bool can_grow_ = false;
+  // The tables live in one zero-filled mapping on 2 MB pages where the
+  // kernel allows (one TLB entry for a lookup that lands anywhere).
+  std::unique_ptr<HugePageRegion> mem_;  // replaced when the tables grow
+  ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
-  size_t long_slots_ = 0, huge_slots_ = 0;
-  uint64_t long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the slot
-  size_t cached_ = 0;  // pre-tokens cached so far (counted up to kGrowAfter)
-  std::vector<char> huge_bytes_;  // keys of the huge slots
-  std::vector<uint32_t> arena_;  // id lists longer than one
+  size_t short_slots_ = 0, long_slots_ = 0, huge_slots_ = 0, table_bytes_ = 0;
+  uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the set or slot
+  size_t cached_short_ = 0, cached_long_ = 0, cached_huge_ = 0;  // since the tables last grew
+  uint64_t hits_ = 0, misses_ = 0;
+  PieceRing<char> key_bytes_;  // keys of the huge slots
+  PieceRing<uint32_t> ids_;    // id lists longer than one
 };
 
 static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cache lines");
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
-inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) const {
+inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) {
   for (const ShortSlot& s : SetOf(k)->way) {
-    if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == n) {
-      Emit(s, ids);
-      return true;
-    }
+    if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == n) return Emit(s, ids);
   }
   return false;
 }
@@ -234,17 +288,14 @@ inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t
 template <typename Slot>
 bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count) {
   if (count == 0 || count > UINT16_MAX) return false;
-  if (count > 1 && arena_.size() + count > kArenaIds) {
-    Clear();  // every slot at once: arena offsets are gone
-    if (count > kArenaIds) return false;
+  if (count > 1) {
+    const uint64_t at = ids_.Put(ids, count);
+    if (at == PieceRing<uint32_t>::kNone) return false;
+    s->ids_off = at;
   }
   s->key_len = static_cast<decltype(s->key_len)>(key_len);
   s->first_id = ids[0];
   s->ids_len = static_cast<uint16_t>(count);
-  if (count > 1) {
-    s->ids_off = static_cast<uint32_t>(arena_.size());
-    arena_.insert(arena_.end(), ids, ids + count);
-  }
   return true;
 }
 
@@ -255,7 +306,7 @@ inline void PieceCache::Put(const ShortKey& k, size_t n, const uint32_t* ids, si
   if (!Store(s, n, ids, count)) return;
   s->w0 = k.w0;
   s->w1 = k.w1;
-  Counted();
+  Counted(&cached_short_, short_slots_);
 }
 
 // Encodes a piece the cache did not hold and caches its ids.
@@ -264,6 +315,8 @@ template <typename Key, typename Encode>
                                       std::vector<uint32_t>* ids, Encode& encode) {
   const size_t before = ids->size();
   encode(piece, ids);
+  cache.CountMiss();
+  if (!cache.enabled()) return;
   if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
     cache.Put(k, piece.size(), ids->data() + before, ids->size() - before);
   } else if constexpr (std::is_same_v<Key, PieceCache::LongSlot*>) {

@@ -361,6 +361,10 @@ std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const Normalizer* fusable,
 
 void WordPieceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
 
+void WordPieceRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
+  PieceCache::ForThread(serial_).Describe(out);
+}
+
 void WordPieceRoute::Encode(std::string_view segment, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   thread_local WordBytes buf;
   ids->reserve(ids->size() + segment.size() / 4 + 16);  // about one id per 4 bytes of text

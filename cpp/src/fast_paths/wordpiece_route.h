@@ -26,6 +26,12 @@ class WordPieceRoute : public IdsRoute {
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   bool Normalizes() const override { return normalizer_ != nullptr; }
   void PrepareThread() const override;
+  // After a newline: white space in every option set, and nothing (a word,
+  // a stretch of marks) carries over a word's end.
+  bool AlwaysSplitsAt(std::string_view s, size_t p) const override {
+    return p > 0 && p < s.size() && s[p - 1] == '\n' && ascii_kind_[static_cast<uint8_t>('\n')] == kSpace;
+  }
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override;
   const char* Name() const override {
     return normalizer_ ? "BertNormalizer and BertPreTokenizer fused, WordPiece through a word cache"
                        : "BertPreTokenizer words, WordPiece through a word cache";

@@ -1,5 +1,4 @@
-#include "common/utf8.h"
-#include "format/loaded_file.h"
+#include "format/section_readers.h"
 
 namespace mtok {
 
@@ -7,28 +6,6 @@ Status CompileFileRegex(ByteReader& r, size_t offset, std::string_view pattern,
                         RegexDialect dialect, std::unique_ptr<Regex>* out) {
   Status st = Regex::Compile(pattern, dialect, out);
   if (!st.ok()) return r.ErrorAt(offset, "regex " + std::string(pattern) + ": " + st.message());
-  return Status::Ok();
-}
-
-Status ReadUtf8(ByteReader& r, std::string_view* s, const char* field) {
-  size_t at = r.pos();
-  MTOK_RETURN_IF_ERROR(r.Str(s));
-  size_t bad;
-  if (!utf8::validate(*s, &bad))
-    return r.ErrorAt(at + 2 + bad, std::string(field) + " is not valid UTF-8");
-  return Status::Ok();
-}
-
-Status ReadUtf8List(ByteReader& r, std::vector<std::string_view>* out, const char* field) {
-  uint32_t n;
-  MTOK_RETURN_IF_ERROR(r.U32(&n));
-  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 2));
-  out->reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string_view s;
-    MTOK_RETURN_IF_ERROR(ReadUtf8(r, &s, field));
-    out->push_back(s);
-  }
   return Status::Ok();
 }
 

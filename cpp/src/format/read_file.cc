@@ -6,8 +6,8 @@
 
 #include "common/utf8.h"
 
-#include "format/codes.h"
-#include "format/loaded_file.h"
+#include "io/codes.h"
+#include "format/section_readers.h"
 #include "format/read_header.h"
 #include "format/read_trailer.h"
 
@@ -16,7 +16,7 @@ namespace {
 
 // Runs one section reader and records the section's extent.
 template <typename Fn>
-Status Section(ByteReader& r, LoadedFile* f, const char* name, Fn fn) {
+Status Section(ByteReader& r, FileComponents* f, const char* name, Fn fn) {
   r.set_section(name);
   size_t begin = r.pos();
   std::string type;
@@ -105,24 +105,9 @@ Status ReadPostProgram(ByteReader& r, const KnownIds& known, PostProcessor* post
   return Status::Ok();
 }
 
-// The normalized form of each added token, for tokens matched after
-// normalization.
-std::vector<std::string> NormalizedForms(const std::vector<AddedToken>& tokens,
-                                         const Normalizer* n) {
-  std::vector<std::string> forms;
-  forms.reserve(tokens.size());
-  for (const AddedToken& t : tokens) {
-    Piece p;
-    p.text = std::string(t.content);
-    if (t.normalized && n != nullptr) n->Normalize(&p);
-    forms.push_back(std::move(p.text));
-  }
-  return forms;
-}
-
 }  // namespace
 
-Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
+Status ReadMtok(std::shared_ptr<const Buffer> bytes, FileComponents* f) {
   f->bytes = bytes;
   ByteReader r(bytes->data(), bytes->size());
   int type;
@@ -152,7 +137,7 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
   MTOK_RETURN_IF_ERROR(Section(r, f, "decoder", [&](std::string* t) {
     return ReadDecoder(r, 0, &f->decoder, t);
   }));
-  std::vector<AddedToken> added;
+  std::vector<AddedToken>& added = f->added_tokens;
   MTOK_RETURN_IF_ERROR(Section(r, f, "added_tokens", [&](std::string*) {
     return ReadAddedTokens(r, &added);
   }));
@@ -208,13 +193,6 @@ Status ReadMtok(std::shared_ptr<const Buffer> bytes, LoadedFile* f) {
   if (trailer.has_post) f->post = std::move(trailer.post);
   f->info.encode_defaults = std::move(trailer.encode_defaults);
   if (trailer.trim_offsets) f->post.SetTrimOffsets(trailer.trim_add_prefix_space);
-
-  std::vector<std::string> forms = NormalizedForms(added, f->normalizer.get());
-  f->added = std::make_unique<AddedVocabulary>(std::move(added), std::move(forms));
-  // Normalized added tokens are matched between normalization and the
-  // pre-tokenizer, so a route cannot fuse those two stages then.
-  const Normalizer* fusable = f->added->has_normalized() ? nullptr : f->normalizer.get();
-  f->route = MakeIdsRoute(fusable, f->pre_tokenizer.get(), *f->model);
   return Status::Ok();
 }
 

@@ -1,7 +1,7 @@
 // The text header: "430 4\n", the counts line, the ids line.
 #include <string>
 
-#include "format/codes.h"
+#include "io/codes.h"
 #include "format/read_header.h"
 
 namespace mtok {

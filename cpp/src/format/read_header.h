@@ -1,7 +1,7 @@
 #pragma once
 #include <cstring>
 
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 #include "mtok/tokenizer.h"
 
 namespace mtok {

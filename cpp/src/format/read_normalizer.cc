@@ -1,5 +1,5 @@
-#include "format/codes.h"
-#include "format/loaded_file.h"
+#include "io/codes.h"
+#include "format/section_readers.h"
 #include "common/utf8.h"
 
 namespace mtok {

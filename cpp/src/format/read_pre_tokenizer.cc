@@ -1,6 +1,6 @@
 #include "common/utf8.h"
-#include "format/codes.h"
-#include "format/loaded_file.h"
+#include "io/codes.h"
+#include "format/section_readers.h"
 
 namespace mtok {
 namespace {

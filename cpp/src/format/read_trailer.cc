@@ -4,12 +4,12 @@
 #include <cstring>
 
 #include "common/utf8.h"
-#include "format/codes.h"
+#include "io/codes.h"
 
 namespace mtok {
 namespace {
 
-using Entry = TrailerEntry;
+using Entry = SectionEntry;
 
 std::string TagName(uint32_t tag) {
   std::string s(4, ' ');
@@ -126,17 +126,7 @@ Status ReadPadding(ByteReader& r, EncodeDefaults* d) {
 
 }  // namespace
 
-bool Trailer::Find(uint32_t tag, std::string_view* payload) const {
-  for (const Entry& e : entries) {
-    if (e.tag == tag) {
-      *payload = std::string_view(reinterpret_cast<const char*>(base + e.offset), e.size);
-      return true;
-    }
-  }
-  return false;
-}
-
-Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out) {
+Status ReadTrailerTable(const Buffer& bytes, FileComponents* f, Trailer* out) {
   const size_t size = bytes.size();
   out->begin = size;
   out->base = bytes.data();
@@ -191,7 +181,7 @@ Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out) {
   return Status::Ok();
 }
 
-Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_count, Trailer* out) {
+Status ReadTrailerSections(const Buffer& bytes, FileComponents* f, size_t added_count, Trailer* out) {
   ByteReader r(bytes.data(), bytes.size());
   for (const Entry& e : out->entries) {
     if (codes::tag::IsAccel(e.tag)) continue;  // read by the model readers

@@ -3,22 +3,13 @@
 #pragma once
 #include <vector>
 
-#include "format/loaded_file.h"
+#include "format/section_readers.h"
+#include "io/sections.h"
 
 namespace mtok {
 
-struct TrailerEntry {
-  uint32_t tag, flags;
-  uint64_t offset, size;
-};
-
-struct Trailer {
-  std::vector<TrailerEntry> entries;  // bounds-checked, non-overlapping
-  uint64_t begin = 0;                  // offset of the trailer's magic (= end of the body)
-  const uint8_t* base = nullptr;       // the file's bytes
-  // Payload of the section with `tag`, if present.
-  bool Find(uint32_t tag, std::string_view* payload) const;
-
+struct Trailer : SectionTable {
+  uint64_t begin = 0;  // offset of the trailer's magic (= end of the body)
   std::vector<uint8_t> added_flags;  // per added token: bit0 single_word, bit1 normalized
   PostProcessor post;
   bool has_post = false;
@@ -29,10 +20,10 @@ struct Trailer {
 
 // Finds the trailer through the end-of-file locator and checks its table.
 // A file without a locator has no trailer (out->begin = file size).
-Status ReadTrailerTable(const Buffer& bytes, LoadedFile* f, Trailer* out);
+Status ReadTrailerTable(const Buffer& bytes, FileComponents* f, Trailer* out);
 // Reads the sections that describe the tokenizer (ATFL, POST, OFFS, TMPL,
 // TRUN, PADS);
 // acceleration sections are read by the model readers.
-Status ReadTrailerSections(const Buffer& bytes, LoadedFile* f, size_t added_count, Trailer* out);
+Status ReadTrailerSections(const Buffer& bytes, FileComponents* f, size_t added_count, Trailer* out);
 
 }  // namespace mtok

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/byte_reader.h"
+#include "io/byte_reader.h"
 #include "models/vocab.h"
 
 namespace mtok {

@@ -23,7 +23,7 @@ void PrecompiledNormalizer::Normalize(Piece* p) const {
 void PrecompiledNormalizer::Describe(std::vector<NormalizerStage>* out) const {
   NormalizerStage s;
   s.kind = NormalizerStage::kPrecompiled;
-  s.self = this;
+  s.precompiled = this;
   out->push_back(s);
 }
 

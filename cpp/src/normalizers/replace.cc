@@ -95,7 +95,6 @@ class RunReplace : public Normalizer {
   void Describe(std::vector<NormalizerStage>* out) const override {
     NormalizerStage s;
     s.kind = NormalizerStage::kRunReplace;
-    s.self = this;
     s.run_char = c_;
     s.run_min = min_;
     s.run_content = content_;

@@ -55,25 +55,21 @@ Resource limits (range size, call depth, loop iterations, sequence size, time)
 are set per :class:`ChatTemplates` with :class:`RenderLimits`.
 """
 
-from .environment import ChatEnvironment, RenderLimitError, RenderLimits, tojson
-from .render import (
-    DEFAULT_TEMPLATE_NAME,
-    INLINE_TEMPLATE_NAME,
-    TOOL_USE_TEMPLATE_NAME,
-    ChatInputError,
-    ChatInputTypeError,
-    ChatTemplates,
-)
+# jinja2 loads with the first use of a name below, not with the package:
+# the converter reads template files (files.py) at every first load.
+_EXPORTS = {
+    "ChatEnvironment": "environment", "RenderLimitError": "environment", "RenderLimits": "environment",
+    "tojson": "environment", "DEFAULT_TEMPLATE_NAME": "files", "INLINE_TEMPLATE_NAME": "render",
+    "TOOL_USE_TEMPLATE_NAME": "render", "ChatInputError": "render", "ChatInputTypeError": "render",
+    "ChatTemplates": "render",
+}
+__all__ = list(_EXPORTS)
 
-__all__ = [
-    "ChatTemplates",
-    "ChatInputError",
-    "ChatInputTypeError",
-    "ChatEnvironment",
-    "RenderLimits",
-    "RenderLimitError",
-    "tojson",
-    "DEFAULT_TEMPLATE_NAME",
-    "TOOL_USE_TEMPLATE_NAME",
-    "INLINE_TEMPLATE_NAME",
-]
+
+def __getattr__(name):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f".{module}", __name__), name)

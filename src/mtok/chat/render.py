@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import json
-import os
 import sys
 import threading
 from collections import OrderedDict
@@ -19,6 +17,7 @@ from typing import Any, Callable, Iterable, Optional, Union
 import jinja2
 
 from ..errors import TemplateError
+from .files import DEFAULT_TEMPLATE_NAME, config_value, directory_templates, split_templates
 from .environment import (
     ChatEnvironment,
     RenderLimitError,
@@ -36,7 +35,6 @@ __all__ = [
     "INLINE_TEMPLATE_NAME",
 ]
 
-DEFAULT_TEMPLATE_NAME = "default"
 TOOL_USE_TEMPLATE_NAME = "tool_use"
 #: Name used in error messages for a template passed as source text.
 INLINE_TEMPLATE_NAME = "<inline>"
@@ -218,22 +216,7 @@ class ChatTemplates:
         clock: Optional[Callable[[], datetime]] = None,
         inline_cache_size: int = 16,
     ):
-        self._single: Optional[str] = None
-        self._named: dict = {}
-        if templates is None:
-            pass
-        elif isinstance(templates, str):
-            self._single = templates
-        elif isinstance(templates, Mapping):
-            self._named = {str(k): _check_source(v, k) for k, v in templates.items()}
-        else:
-            for entry in templates:
-                if not isinstance(entry, Mapping) or "name" not in entry or "template" not in entry:
-                    raise TypeError(
-                        "a list of chat templates must hold {'name': ..., 'template': ...} dicts,"
-                        f" got {entry!r:.80}"
-                    )
-                self._named[str(entry["name"])] = _check_source(entry["template"], entry["name"])
+        self._single, self._named = split_templates(templates)
         self.limits = limits if limits is not None else RenderLimits()
         self.clock = clock
         self._env = ChatEnvironment()
@@ -255,25 +238,7 @@ class ChatTemplates:
         """Templates of a saved tokenizer directory, with transformers'
         precedence: ``chat_template.jinja`` (as "default") and
         ``additional_chat_templates/*.jinja`` win over ``tokenizer_config.json``."""
-        files = {}
-        main = os.path.join(path, "chat_template.jinja")
-        if os.path.isfile(main):
-            files[DEFAULT_TEMPLATE_NAME] = _read_text(main)
-        extra_dir = os.path.join(path, "additional_chat_templates")
-        if os.path.isdir(extra_dir):
-            for entry in sorted(os.listdir(extra_dir)):
-                if entry.endswith(".jinja"):
-                    files[entry[: -len(".jinja")]] = _read_text(os.path.join(extra_dir, entry))
-        if len(files) == 1 and DEFAULT_TEMPLATE_NAME in files:
-            return cls(files[DEFAULT_TEMPLATE_NAME], **options)
-        if files:
-            return cls(files, **options)
-        config_path = os.path.join(path, "tokenizer_config.json")
-        value = None
-        if os.path.isfile(config_path):
-            with open(config_path, encoding="utf-8") as handle:
-                value = json.load(handle).get("chat_template")
-        return cls(value, **options)
+        return cls(directory_templates(path), **options)
 
     # -- inspection -------------------------------------------------------------
 
@@ -301,11 +266,7 @@ class ChatTemplates:
 
     def to_config_value(self):
         """Inverse of :meth:`from_config_value`."""
-        if self._single is not None:
-            return self._single
-        if self._named:
-            return [{"name": k, "template": v} for k, v in self._named.items()]
-        return None
+        return config_value(self._single, self._named)
 
     def __repr__(self) -> str:
         return f"ChatTemplates({self.names!r})"
@@ -616,12 +577,3 @@ def _template_filename(name: str) -> str:
     return f"<chat template {name}>"
 
 
-def _check_source(source, name):
-    if not isinstance(source, str):
-        raise TypeError(f"chat template {name!r} must be a string, got {type(source).__name__}")
-    return source
-
-
-def _read_text(path):
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()

@@ -4,9 +4,9 @@ import argparse
 import sys
 
 from ..errors import MtokError
-from . import bench_cmd, chat_cmd, decode_cmd, encode_cmd, export_cmd, inspect_cmd, tokenize_corpus_cmd
+from . import bench_cmd, cache_cmd, chat_cmd, decode_cmd, encode_cmd, export_cmd, inspect_cmd, tokenize_corpus_cmd
 
-COMMANDS = (export_cmd, encode_cmd, decode_cmd, inspect_cmd, chat_cmd, tokenize_corpus_cmd, bench_cmd)
+COMMANDS = (export_cmd, encode_cmd, decode_cmd, inspect_cmd, chat_cmd, tokenize_corpus_cmd, bench_cmd, cache_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

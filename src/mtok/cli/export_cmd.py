@@ -6,7 +6,7 @@ import sys
 
 from ..convert import load_spec
 from ..convert.malformed import malformed_as_format_error
-from ..format.writer import write_mtok
+from ..convert.export import export_mtok
 
 _YES_NO = {"yes": True, "no": False}
 
@@ -73,12 +73,12 @@ def run(args) -> int:
             print("mtok: --legacy-type and --allow-loss apply only with --legacy-txt", file=sys.stderr)
             return 2
         with malformed_as_format_error(args.source):
-            data = write_mtok(spec)
+            data = export_mtok(spec)
         _write(args.output, data)
         print(f"wrote {args.output} ({len(data)} bytes)")
         return 0
 
-    from ..format.legacy_txt import export_legacy_txt
+    from ..convert.legacy.writer import export_legacy_txt
 
     result = export_legacy_txt(spec, args.legacy_type, allow_loss=args.allow_loss)
     _write(args.output, result.data)

@@ -17,7 +17,7 @@ from .malformed import malformed_as_format_error
 LOADERS = {
     "tokenizer.json": ("tokenizer_json", "load_tokenizer_json"),
     "tiktoken": ("tiktoken_file", "load_tiktoken_file"),
-    "mnn-txt": ("mnn_txt", "load_mnn_txt"),
+    "mnn-txt": ("legacy.mnn_txt", "load_mnn_txt"),
     "sentencepiece": ("sentencepiece", "load_sentencepiece"),
 }
 
@@ -28,8 +28,12 @@ def _loader(kind: str):
 
 
 def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
-              **legacy_options) -> dict:
+              native: bool = False, **legacy_options) -> dict:
     """Reads any supported source file (or a folder holding one) as a spec.
+
+    With `native`, the model of a tokenizer.json, .model or .tiktoken file
+    may come already written by the native readers (cpp/src/convert/) as
+    spec["model"]["mtok_section"]: such a spec is for the .mtok writer only.
 
     `add_bos`/`add_eos` apply to SentencePiece .model files (which record no
     post-processor): encode() then adds them, as
@@ -42,7 +46,7 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
     kind = detect_format(path)
     given = sorted(k for k, v in legacy_options.items() if v is not None)
     if kind == "sentencepiece" and not given:
-        return _loader(kind)(path, add_bos=add_bos, add_eos=add_eos)
+        return _loader(kind)(path, add_bos=add_bos, add_eos=add_eos, native=native)
     if add_bos or add_eos:
         raise FormatError(f"{path}: add_bos/add_eos apply only to SentencePiece .model files")
     if kind == "mnn-txt":
@@ -50,18 +54,18 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
     if given:
         raise FormatError(f"{path}: option(s) {', '.join(given)} apply only to MNN tokenizer.txt files")
     if kind == "tiktoken":
-        return _loader(kind)(path, pattern=pattern)
+        return _loader(kind)(path, pattern=pattern, native=native)
     if kind not in LOADERS:
         raise FormatError(f"{path}: {kind} files cannot be converted by this build of mtok")
-    return _loader(kind)(path)
+    return _loader(kind)(path, native=native)
 
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
-    from ..format.writer import write_mtok
+    from .export import export_mtok
 
     with malformed_as_format_error(path):
-        return write_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos,
+        return export_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, native=True,
                                     **legacy_options))
 
 

@@ -37,7 +37,7 @@ def _harmony_specials():
 
 
 # name -> (rank file, sha256 of the rank file, pattern, special tokens, explicit n_vocab)
-ENCODINGS = {
+ENCODING_SPECS = {
     "gpt2": ("r50k_base", "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
              R50K_PATTERN, {ENDOFTEXT: 50256}, 50257),
     "r50k_base": ("r50k_base", "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
@@ -60,4 +60,4 @@ ENCODINGS = {
 # sha256 of a rank file -> the base encoding it belongs to (for recognising files).
 BY_HASH = {}
 for _name in ("r50k_base", "p50k_base", "cl100k_base", "o200k_base"):
-    BY_HASH[ENCODINGS[_name][1]] = _name
+    BY_HASH[ENCODING_SPECS[_name][1]] = _name

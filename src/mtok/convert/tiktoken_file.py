@@ -10,7 +10,7 @@ import base64
 import hashlib
 
 from ..errors import FormatError
-from .openai_encodings import BY_HASH, ENCODINGS
+from .openai_encodings import BY_HASH, ENCODING_SPECS
 
 
 def _byte_chars():
@@ -70,6 +70,11 @@ def spec_from_ranks(ranks: dict, pattern: str, special_tokens: dict, name: str =
         if bytes([b]) not in ranks:
             raise FormatError(f"tiktoken ranks lack the single byte {b}; byte-level BPE needs all 256")
     vocab = {"".join(BYTE_CHARS[b] for b in token): rank for token, rank in ranks.items()}
+    return _spec({"type": "BPE", "vocab": vocab, "merges": [], "mtok_rank_merges": True, "ignore_merges": True,
+                  "dropout": None, "unk_token": None, "byte_fallback": False}, pattern, special_tokens, name)
+
+
+def _spec(model: dict, pattern: str, special_tokens: dict, name: str) -> dict:
     added = [
         {"id": i, "content": s, "special": True, "lstrip": False, "rstrip": False,
          "single_word": False, "normalized": False}
@@ -82,8 +87,7 @@ def spec_from_ranks(ranks: dict, pattern: str, special_tokens: dict, name: str =
              "mtok_dialect": "rust"},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
         ]},
-        "model": {"type": "BPE", "vocab": vocab, "merges": [], "mtok_rank_merges": True,
-                  "ignore_merges": True, "dropout": None, "unk_token": None, "byte_fallback": False},
+        "model": model,
         "decoder": {"type": "ByteLevel"},
         "post_processor": None,
         "added_tokens": added,
@@ -91,9 +95,11 @@ def spec_from_ranks(ranks: dict, pattern: str, special_tokens: dict, name: str =
     }
 
 
-def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = None) -> dict:
+def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = None, native: bool = False) -> dict:
     """A .tiktoken file -> spec. Known OpenAI files are recognised by hash;
-    any other file needs `pattern` (and usually `special_tokens`)."""
+    any other file needs `pattern` (and usually `special_tokens`). With
+    `native`, the model section may come written by the native reader (for
+    the .mtok writer only)."""
     with open(path, "rb") as f:
         data = f.read()
     digest = hashlib.sha256(data).hexdigest()
@@ -103,7 +109,12 @@ def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = No
             raise FormatError(
                 f"{path}: not a known OpenAI rank file (sha256 {digest[:16]}...); "
                 "pass the split pattern explicitly (--pattern)")
-        _, _, pattern, specials, _ = ENCODINGS[name]
+        _, _, pattern, specials, _ = ENCODING_SPECS[name]
         if special_tokens is None:
             special_tokens = specials
+    from .. import _native
+
+    section = _native.tiktoken_model_section(data) if native else None
+    if section is not None:  # the native reader's model section (None: the Python reader's errors)
+        return _spec({"type": "BPE", "mtok_section": section}, pattern, special_tokens or {}, name)
     return spec_from_ranks(parse_ranks(data, path), pattern, special_tokens or {}, name)

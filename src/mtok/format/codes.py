@@ -1,6 +1,6 @@
 """Type codes and tags of the .mtok format (see docs/format.md).
 
-The C++ reader keeps its own copy in cpp/src/format/codes.h; a test checks
+The C++ reader keeps its own copy in cpp/src/io/codes.h; a test checks
 that the two agree.
 """
 

@@ -71,12 +71,17 @@ def _trailer(w: ByteWriter, sections) -> None:
     w.raw(END_MAGIC)
 
 
-def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
+def write_mtok(spec: dict, *, accel_sections=None, reuse_model: bool = False) -> bytes:
     """Serializes a spec. Raises FormatError for anything mtok cannot run
     exactly.
 
-    With `accel`, the file also carries the lookup tables the native core
-    would otherwise build at every load (computed by loading it once).
+    `accel_sections`, a function from the file's bytes to (tag, payload)
+    pairs, adds the lookup tables the native core would otherwise build at
+    every load: the conversion layer passes the core's own
+    (mtok.convert.export.export_mtok). The writer itself stays pure Python.
+    With `reuse_model`, the model section of a model dict written before
+    (with reuse_model) is reused: the caller never changes a model dict in
+    place (mtok.Tokenizer.add_tokens builds new specs around the same one).
     """
     tokens = _added_tokens(spec)
     template = template_of(spec.get("post_processor"))
@@ -89,7 +94,9 @@ def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
     model = spec.get("model")
     if not isinstance(model, dict):
         raise FormatError("the spec has no model")
-    write_model(w, model)
+    memo = _model_memo(model, reuse_model)
+    model_at = len(w)
+    w.raw(memo.section)
     write_decoder(w, spec.get("decoder"))
 
     w.u32(len(tokens))
@@ -122,11 +129,42 @@ def write_mtok(spec: dict, *, accel: bool = True) -> bytes:
         sections.append((Tag.TEMPLATES, 0, json.dumps(chat, ensure_ascii=False, sort_keys=True).encode()))
     body = w.getvalue()
     data = _assemble(body, sections)
-    if accel:
-        from .. import _native
-
-        data = _assemble(body, sections + [(tag, 0, payload) for tag, payload in _native.accel_sections(data)])
+    if accel_sections is not None:
+        # The tables depend on the model and, since they may hold file
+        # offsets, on where its section starts.
+        if memo.accel is None or memo.accel_at != model_at:
+            memo.accel = [(tag, 0, payload) for tag, payload in accel_sections(data)]
+            memo.accel_at = model_at
+        data = _assemble(body, sections + memo.accel)
     return data
+
+
+class _ModelMemo:
+    __slots__ = ("model", "section", "accel", "accel_at")
+
+    def __init__(self, model, section):
+        self.model, self.section, self.accel, self.accel_at = model, section, None, -1
+
+
+_memos = []  # the last few models written: adding tokens rewrites everything else
+
+
+def _model_memo(model: dict, reuse: bool) -> _ModelMemo:
+    """The model section (and acceleration tables) of `model`; with
+    `reuse`, kept for the next write of the same model object: a spec that
+    only gains added tokens keeps its model dict, whose section takes
+    seconds to write for a 200k vocab."""
+    if reuse:
+        for m in _memos:
+            if m.model is model:
+                return m
+    w = ByteWriter()
+    write_model(w, model)
+    memo = _ModelMemo(model, w.getvalue())
+    if reuse:
+        _memos.insert(0, memo)
+        del _memos[2:]
+    return memo
 
 
 def _assemble(body: bytes, sections) -> bytes:

@@ -5,12 +5,15 @@ import functools
 import re
 
 from ..tokenizer import Tokenizer, default_threads
-from ..text import clean_surrogates
+from .._native import AddedTokens
+from ..text import retry_clean, with_clean_text
 from .byte_pair import byte_pair_encode
 from .unstable import encode_with_unstable, last_piece_length
 
-# Native added-token modes: match none of them, or only the allowed ids.
-_ORDINARY, _ALLOWED = 1, 2
+# The added-token modes tiktoken's calls use: special-token text as
+# ordinary text, or only the allowed special tokens (aliases: a module
+# global is the cheapest lookup on the hot path).
+_ORDINARY, _ALLOWED = AddedTokens.NONE, AddedTokens.ALLOWED
 _NO_IDS = ()  # the allowed ids of the modes that take none
 
 
@@ -21,7 +24,7 @@ class Encoding:
         """As tiktoken.Encoding: `mergeable_ranks` maps token bytes to ranks,
         `special_tokens` special token text to ids."""
         from ..convert.tiktoken_file import spec_from_ranks
-        from ..format.writer import write_mtok
+        from ..convert.export import export_mtok
 
         self._setup(name, pat_str, special_tokens,
                     max(max(mergeable_ranks.values()), max(special_tokens.values(), default=0)))
@@ -30,7 +33,7 @@ class Encoding:
             assert self.max_token_value == explicit_n_vocab - 1
         self._ranks = mergeable_ranks
         self._tokenizer = Tokenizer.from_bytes(
-            write_mtok(spec_from_ranks(mergeable_ranks, pat_str, special_tokens, name)))
+            export_mtok(spec_from_ranks(mergeable_ranks, pat_str, special_tokens, name)))
 
     @classmethod
     def _from_tokenizer(cls, name, tokenizer, pat_str, special_tokens, load_ranks):
@@ -72,7 +75,7 @@ class Encoding:
         try:
             return native.encode(text, False, _ORDINARY, _NO_IDS)
         except UnicodeEncodeError:
-            return native.encode(clean_surrogates(text), False, _ORDINARY, _NO_IDS)
+            return retry_clean(native.encode, text, False, _ORDINARY, _NO_IDS)
 
     def encode(self, text: str, *, allowed_special=frozenset(), disallowed_special="all") -> list:
         """Encodes text. Special-token text raises ValueError unless it is in
@@ -224,7 +227,9 @@ class Encoding:
             return self.encode_ordinary(text.decode("utf-8"))
         except UnicodeDecodeError as e:
             valid, rest = text[:e.start], text[e.start:]
-        enc = self._tokenizer._native.encode_full(valid.decode("utf-8"), None, False, None, True, _ORDINARY, [])
+        enc = self._tokenizer._native.encode_full(
+            valid.decode("utf-8"), None, add_special_tokens=False, config=None, details=True,
+            added_mode=_ORDINARY)
         tokens = list(enc.ids)
         last = last_piece_length(tokens, enc.word_ids, (), self._all_space)
         unstable = self.decode_bytes(tokens[len(tokens) - last:]) + rest
@@ -238,8 +243,11 @@ class Encoding:
         return all(b in b" \n\t" for b in self.decode_single_token_bytes(token))
 
     # --- pickling (built-in encodings by name, as tiktoken) -----------
+    # The one import circle the package keeps: mtok.encodings makes these
+    # objects, and a built-in one pickles as its name there. Both imports
+    # are lazy, so each module loads without the other.
     def __getstate__(self):
-        from .registry import ENCODINGS
+        from ..encodings import ENCODINGS
 
         if self is ENCODINGS.get(self.name):
             return self.name
@@ -247,7 +255,7 @@ class Encoding:
                 "mergeable_ranks": self._mergeable_ranks, "special_tokens": self._special_tokens}
 
     def __setstate__(self, value):
-        from .registry import get_encoding
+        from ..encodings import get_encoding
 
         if isinstance(value, str):
             self.__dict__ = get_encoding(value).__dict__
@@ -276,16 +284,13 @@ class Encoding:
         try:
             return native.encode(text, False, mode, ids)
         except UnicodeEncodeError:
-            return native.encode(clean_surrogates(text), False, mode, ids)
+            return retry_clean(native.encode, text, False, mode, ids)
 
     def _native_batch(self, texts, mode, ids, num_threads):
         native = self._tokenizer._native
         threads = num_threads or default_threads()
-        try:
-            return native.encode_batch(texts, None, False, None, threads, mode, ids)
-        except UnicodeEncodeError:
-            texts = [clean_surrogates(t) for t in texts]
-            return native.encode_batch(texts, None, False, None, threads, mode, ids)
+        return with_clean_text(native.encode_batch, texts, None, add_special_tokens=False, config=None,
+                               threads=threads, added_mode=mode, allowed_ids=ids)
 
     @functools.cached_property
     def _token_bytes(self) -> list:

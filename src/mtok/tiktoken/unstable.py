@@ -4,7 +4,8 @@ text follows (as tiktoken's `_encode_unstable_native` computes them)."""
 
 import bisect
 
-from ..text import clean_surrogates
+from .._native import AddedTokens
+from ..text import with_clean_text
 from .byte_pair import byte_pair_encode
 
 # Unicode White_Space, which Rust's char::is_whitespace tests (str.isspace
@@ -52,13 +53,9 @@ def encode_with_unstable(enc, text, allowed_ids, num_threads):
     """(stable tokens, completions) of `text` for a mtok.tiktoken Encoding;
     special tokens in `allowed_ids` are matched (disallowed ones are checked
     by the caller)."""
-    from .core import _ALLOWED, _ORDINARY
-
     native = enc._tokenizer._native
-    try:
-        encoding = native.encode_full(text, None, False, None, True, _ALLOWED, allowed_ids)
-    except UnicodeEncodeError:
-        encoding = native.encode_full(clean_surrogates(text), None, False, None, True, _ALLOWED, allowed_ids)
+    encoding = with_clean_text(native.encode_full, text, None, add_special_tokens=False, config=None,
+                               details=True, added_mode=AddedTokens.ALLOWED, allowed_ids=allowed_ids)
     tokens = list(encoding.ids)
     n = last_piece_length(tokens, encoding.word_ids, enc._special_token_values, enc._all_space)
     if n == 0:
@@ -84,7 +81,9 @@ def encode_with_unstable(enc, text, allowed_ids, num_threads):
         except UnicodeDecodeError:
             encoded[k] = byte_pair_encode(candidate, ranks)
     if texts:
-        for k, ids in zip(positions, native.encode_batch(texts, None, False, None, num_threads, _ORDINARY, [])):
+        for k, ids in zip(positions, native.encode_batch(
+                texts, None, add_special_tokens=False, config=None, threads=num_threads,
+                added_mode=AddedTokens.NONE)):
             encoded[k] = ids
     for ids in encoded:
         seq, length = [], 0

@@ -1,7 +1,7 @@
 #include "models/bpe/bpe.h"
 
-#include "format/accel.h"
-#include "format/codes.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
 #include "models/bpe/byte_bpe.h"
 #include "models/piece_vocab.h"
 
@@ -60,7 +60,7 @@ class BpeModel : public Model {
   bool TokenToId(std::string_view t, uint32_t* id) const override { return vocab_.Find(t, id); }
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
-  const ByteBpe* byte_bpe() const override { return byte_bpe_.get(); }
+  const ByteBpe* byte_bpe() const { return byte_bpe_.get(); }
 
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
     if (!byte_bpe_) return;
@@ -226,6 +226,11 @@ class BpeModel : public Model {
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options) {
   return std::make_unique<BpeModel>(std::move(vocab), std::move(tables), std::move(options));
+}
+
+const ByteBpe* ByteBpeOf(const Model& model) {
+  const auto* bpe = dynamic_cast<const BpeModel*>(&model);
+  return bpe ? bpe->byte_bpe() : nullptr;
 }
 
 }  // namespace mtok

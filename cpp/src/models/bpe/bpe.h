@@ -48,4 +48,9 @@ struct BpeTables {
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
 
+class ByteBpe;
+// The same model on raw bytes when `model` is a byte-level BPE, else null
+// (for the fast path that fits it; the general Model interface has no such hook).
+const ByteBpe* ByteBpeOf(const Model& model);
+
 }  // namespace mtok

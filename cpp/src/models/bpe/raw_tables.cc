@@ -4,7 +4,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "format/accel.h"
+#include "io/slot_table.h"
 
 namespace mtok {
 

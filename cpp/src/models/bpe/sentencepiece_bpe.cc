@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "common/utf8.h"
-#include "format/accel.h"
-#include "format/codes.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
 #include "models/model_readers.h"
 
 namespace mtok {
@@ -173,7 +173,7 @@ class SentencePieceBpeModel : public Model {
 
 }  // namespace
 
-Status ReadSentencePieceBpe(ByteReader& r, const Trailer& trailer, std::unique_ptr<Model>* out) {
+Status ReadSentencePieceBpe(ByteReader& r, const SectionTable& trailer, std::unique_ptr<Model>* out) {
   uint32_t n;
   PieceModelOptions opt;
   MTOK_RETURN_IF_ERROR(ReadPieceModelHeader(r, true, &n, &opt));

@@ -9,8 +9,8 @@
 #include <limits>
 
 #include "common/huge_pages.h"
-#include "format/accel.h"
-#include "format/codes.h"
+#include "io/slot_table.h"
+#include "io/codes.h"
 #include "models/unigram/lattice.h"
 
 namespace mtok {

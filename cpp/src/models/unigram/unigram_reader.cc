@@ -1,7 +1,6 @@
 // Unigram model section: MNN's code 2 (HF semantics) and mtok's code 66
 // (flags, piece types; SentencePiece semantics when asked).
-#include "format/codes.h"
-#include "format/read_trailer.h"
+#include "io/codes.h"
 #include "models/model_readers.h"
 #include "models/unigram/unigram.h"
 
@@ -26,7 +25,7 @@ Status ReadPieceModelHeader(ByteReader& r, bool full, uint32_t* n, PieceModelOpt
   return Status::Ok();
 }
 
-Status ReadUnigram(ByteReader& r, const Trailer& trailer, bool full, std::unique_ptr<Model>* out) {
+Status ReadUnigram(ByteReader& r, const SectionTable& trailer, bool full, std::unique_ptr<Model>* out) {
   uint32_t n;
   PieceModelOptions opt;
   MTOK_RETURN_IF_ERROR(ReadPieceModelHeader(r, full, &n, &opt));

@@ -1,0 +1,159 @@
+"""Loads from source files, mtok against the reference library of each
+format, every load in a fresh process:
+
+- *mtok first*: ``Tokenizer.from_file(source)`` with an empty cache
+  (conversion, cache write, mapping the entry) + the first encode;
+- *mtok cached*: the same call again, the entry now in the cache;
+- *reference*: tokenizers 1.0.0rc3 (its venv) for tokenizer.json,
+  sentencepiece for .model, tiktoken for .tiktoken, + the first encode.
+
+Each child times wall and CPU time (``time.process_time``, all threads:
+less noisy than wall time on a shared machine) and reports its resident
+memory after the load (``/proc/self/statm``). Libraries are imported before
+the clock starts. The rounds interleave the libraries. The .pyc files of
+src/mtok are compiled first, as an installed package has them.
+
+    PYTHONPATH=src:tests python -m bench.source_load [--rounds 3] [--tokenizers a,b]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Child code: stdlib only before the timed part (it runs in the rc3 venv too).
+CHILD = r"""
+import json, os, sys, time
+job = json.loads(sys.argv[1])
+lib, path = job["lib"], job["path"]
+if lib == "mtok":
+    import mtok
+    load = lambda: mtok.Tokenizer.from_file(path)
+    enc = lambda t: t.encode("Hello, world!")
+elif lib == "tokenizers":
+    import tokenizers
+    load = lambda: tokenizers.Tokenizer.from_file(path)
+    enc = lambda t: t.encode("Hello, world!")
+elif lib == "sentencepiece":
+    import sentencepiece
+    load = lambda: sentencepiece.SentencePieceProcessor(model_file=path)
+    enc = lambda t: t.encode("Hello, world!")
+else:
+    import tiktoken, tiktoken.load, tiktoken_ext.openai_public as public
+    params = getattr(public, job["encoding"])
+    def load():
+        original = public.load_tiktoken_bpe
+        public.load_tiktoken_bpe = lambda _url, expected_hash=None: original(path, expected_hash)
+        try:
+            return tiktoken.Encoding(**params())
+        finally:
+            public.load_tiktoken_bpe = original
+    enc = lambda t: t.encode_ordinary("Hello, world!")
+w, c = time.perf_counter(), time.process_time()
+tok = load()
+enc(tok)
+wall, cpu = time.perf_counter() - w, time.process_time() - c
+with open("/proc/self/statm") as f:
+    rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+print(json.dumps({"wall_ms": wall * 1e3, "cpu_ms": cpu * 1e3, "rss_mb": rss / 1e6}))
+"""
+
+
+def sources(names=None):
+    """(tokenizer, format, path, reference lib, encoding) of the corpus."""
+    sys.path.insert(0, str(REPO))
+    from bench import specs
+
+    out = []
+    for name, spec in specs.CATALOG.items():
+        if names and name not in names:
+            continue
+        s = specs.resolve(name, with_mtok=False)
+        if s.json:
+            out.append((name, "tokenizer.json", s.json, "tokenizers", None))
+        if s.spm and not spec.spm.startswith("built:"):
+            out.append((name, ".model", s.spm, "sentencepiece", None))
+        if s.tiktoken:
+            out.append((name, ".tiktoken", s.tiktoken, "tiktoken", s.encoding))
+    return out
+
+
+def _child(lib, path, encoding, env, python=sys.executable):
+    job = json.dumps({"lib": lib, "path": path, "encoding": encoding})
+    out = subprocess.run([python, "-c", CHILD, job], env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        return {"error": out.stderr.strip().splitlines()[-1][:200] if out.stderr.strip() else "failed"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run(rounds=3, names=None, log=print, src=REPO / "src") -> list:
+    from bench import rc3
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(src) / "mtok")], check=False)
+    env = dict(os.environ, PYTHONPATH=str(src))
+    rows = []
+    for name, kind, path, ref, encoding in sources(names):
+        got = {"ref": [], "first": [], "cached": []}
+        python = str(rc3.PYTHON) if ref == "tokenizers" else sys.executable
+        for _ in range(rounds):
+            with tempfile.TemporaryDirectory(prefix="mtok-load-cache-") as cache:
+                mtok_env = dict(env, MTOK_CACHE_DIR=cache)
+                got["first"].append(_child("mtok", path, encoding, mtok_env))
+                got["ref"].append(_child(ref, path, encoding, env, python))
+                got["cached"].append(_child("mtok", path, encoding, mtok_env))
+        row = {"tokenizer": name, "format": kind, "reference": "tokenizers-rc3" if ref == "tokenizers" else ref}
+        for part, runs in got.items():
+            errors = [r["error"] for r in runs if "error" in r]
+            if errors:
+                row[f"{part}_error"] = errors[0]
+                continue
+            for key in ("wall_ms", "cpu_ms", "rss_mb"):
+                row[f"{part}_{key}"] = statistics.median(r[key] for r in runs)
+        rows.append(row)
+        log(format_row(row))
+    return rows
+
+
+def format_row(r) -> str:
+    def cell(part, key, fmt):
+        v = r.get(f"{part}_{key}")
+        return fmt.format(v) if v is not None else r.get(f"{part}_error", "-")[:40]
+
+    ratio = ""
+    if r.get("first_cpu_ms") and r.get("ref_cpu_ms"):
+        ratio = f"{r['first_cpu_ms'] / r['ref_cpu_ms']:.2f}"
+    return (f"| {r['tokenizer']} | {r['format']} | {r['reference']} | {cell('ref', 'cpu_ms', '{:.0f}')} "
+            f"({cell('ref', 'wall_ms', '{:.0f}')}) | {cell('first', 'cpu_ms', '{:.0f}')} "
+            f"({cell('first', 'wall_ms', '{:.0f}')}) | {ratio} | {cell('cached', 'cpu_ms', '{:.1f}')} "
+            f"({cell('cached', 'wall_ms', '{:.1f}')}) | {cell('ref', 'rss_mb', '{:.0f}')} | "
+            f"{cell('first', 'rss_mb', '{:.0f}')} | {cell('cached', 'rss_mb', '{:.0f}')} |")
+
+
+HEADER = ("| tokenizer | source | reference | reference ms CPU (wall) | mtok first ms CPU (wall) | first/ref "
+          "| mtok cached ms CPU (wall) | RSS MB ref | RSS first | RSS cached |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--tokenizers", default="", help="comma-separated names from bench/specs.py")
+    p.add_argument("--out", default=None, help="write the rows as JSON here")
+    p.add_argument("--src", default=str(REPO / "src"),
+                   help="the folder holding the mtok package to time (another checkout's src/ for a before/after)")
+    args = p.parse_args(argv)
+    print(HEADER)
+    rows = run(args.rounds, [n for n in args.tokenizers.split(",") if n] or None, src=args.src)
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

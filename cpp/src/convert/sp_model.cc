@@ -1,0 +1,231 @@
+// The converter's fast path for SentencePiece .model files: the ModelProto
+// wire format read in place (only the fields src/mtok/convert/
+// sentencepiece_proto.py declares), and the model section written as
+// src/mtok/format/models.py writes it.
+#include <algorithm>
+#include <cstring>
+
+#include "common/utf8.h"
+#include "convert/dict_vocab.h"
+#include "io/codes.h"
+#include "mtok/convert.h"
+
+namespace mtok::convert {
+
+namespace {
+
+namespace code = codes::model;
+constexpr uint32_t kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4;
+
+// A protobuf message's bytes, read field by field.
+class Wire {
+ public:
+  explicit Wire(std::string_view s) : s_(s) {}
+  bool Done() const { return pos_ >= s_.size(); }
+
+  bool Varint(uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= s_.size()) return false;
+      uint8_t b = static_cast<uint8_t>(s_[pos_++]);
+      *v |= uint64_t{b & 0x7Fu} << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  }
+  // The next field: its number and wire type; a length-delimited payload in *bytes.
+  bool Field(uint32_t* number, uint32_t* type, uint64_t* value, std::string_view* bytes) {
+    uint64_t key;
+    if (!Varint(&key) || (key >> 3) == 0 || (key >> 3) > 0x1FFFFFFF) return false;
+    *number = static_cast<uint32_t>(key >> 3);
+    *type = static_cast<uint32_t>(key & 7);
+    switch (*type) {
+      case 0: return Varint(value);
+      case 1: return Fixed(8, value);
+      case 5: return Fixed(4, value);
+      case 2: {
+        uint64_t n;
+        if (!Varint(&n) || n > s_.size() - pos_) return false;
+        *bytes = s_.substr(pos_, n);
+        pos_ += n;
+        return true;
+      }
+      default: return false;  // groups (3, 4) and reserved types
+    }
+  }
+
+ private:
+  bool Fixed(size_t n, uint64_t* v) {
+    if (s_.size() - pos_ < n) return false;
+    *v = 0;
+    std::memcpy(v, s_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+// Calls f(number, wire type, value, bytes) for each field of a message;
+// false on a malformed message or when f is.
+template <typename F>
+bool ForEachField(std::string_view msg, F f) {
+  Wire w(msg);
+  uint32_t n, t;
+  uint64_t v;
+  std::string_view b;
+  while (!w.Done()) {
+    if (!w.Field(&n, &t, &v, &b) || !f(n, t, v, b)) return false;
+  }
+  return true;
+}
+
+bool Utf8(std::string_view s) {
+  size_t bad;
+  return utf8::validate(s, &bad);
+}
+
+struct Piece {
+  std::string_view text;
+  float score = 0;
+  uint32_t type = kNormal;
+};
+
+bool ReadPiece(std::string_view msg, Piece* p) {
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
+    if (n == 1 && t == 2) {
+      p->text = b;
+    } else if (n == 2 && t == 5) {
+      uint32_t bits = static_cast<uint32_t>(v);
+      std::memcpy(&p->score, &bits, 4);
+    } else if (n == 3 && t == 0) {
+      if (v < 1 || v > 6) return false;  // an unknown enum value: protobuf keeps the default
+      p->type = static_cast<uint32_t>(v);
+    } else if (n <= 3) {
+      return false;  // a known field with another wire type (packed, ...)
+    }
+    return true;
+  });
+}
+
+bool ReadTrainer(std::string_view msg, SpModel* out, uint64_t* model_type) {
+  auto i32 = [](uint64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); };
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
+    bool varint = t == 0;
+    switch (n) {
+      case 3: if (!varint) return false; *model_type = v; break;
+      case 24: if (!varint) return false; out->treat_whitespace_as_suffix = v != 0; break;
+      case 35: if (!varint) return false; out->byte_fallback = v != 0; break;
+      case 41: if (!varint) return false; out->bos_id = i32(v); break;
+      case 42: if (!varint) return false; out->eos_id = i32(v); break;
+      case 44:
+        if (t != 2 || !Utf8(b)) return false;
+        out->unk_surface.assign(b);
+        break;
+      case 4: case 25: case 40: case 43:
+        if (!varint) return false;
+        break;
+      default: break;
+    }
+    return true;
+  });
+}
+
+bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
+  return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
+    if (n == 1) {
+      if (t != 2 || !Utf8(b)) return false;
+    } else if (n == 2) {
+      if (t != 2) return false;
+      if (out) out->precompiled_charsmap.assign(b);
+      *has_charsmap = !b.empty();
+    } else if (n >= 3 && n <= 5) {
+      if (t != 0) return false;
+      if (out) {
+        bool& flag = n == 3 ? out->add_dummy_prefix : n == 4 ? out->remove_extra_whitespaces
+                                                             : out->escape_whitespaces;
+        flag = v != 0;
+      }
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+bool ConvertSpModel(std::string_view proto, SpModel* out) {
+  std::vector<Piece> pieces;
+  uint64_t model_type = 1;  // UNIGRAM
+  bool charsmap = false, denormalizer = false;
+  bool read = ForEachField(proto, [&](uint32_t n, uint32_t t, uint64_t, std::string_view b) {
+    if (n >= 1 && n <= 3 && t != 2) return false;
+    if (n == 5 && t != 2) return false;
+    if (n == 1) {
+      Piece p;
+      if (!ReadPiece(b, &p)) return false;
+      pieces.push_back(p);
+    } else if (n == 2) {
+      if (!ReadTrainer(b, out, &model_type)) return false;  // a repeated message merges
+    } else if (n == 3) {
+      if (!ReadNormalizer(b, out, &charsmap)) return false;
+    } else if (n == 5) {
+      if (!ReadNormalizer(b, nullptr, &denormalizer)) return false;
+    }
+    return true;
+  });
+  if (!read) return false;
+  // _check(): pieces, one UNKNOWN, none empty or twice, no denormalizer.
+  if (pieces.empty() || pieces.size() > kMaxTokenId || denormalizer) return false;
+  if (model_type != 1 && model_type != 2) return false;
+  size_t unknowns = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& p = pieces[i];
+    if (p.text.empty() || p.text.size() > 0xFFFF || !Utf8(p.text)) return false;
+    if (p.type == kUnknown && unknowns++ == 0) out->unk_id = static_cast<uint32_t>(i);
+    if (p.type == kUserDefined) out->user_defined.emplace_back(p.text);
+    if (p.type == kControl) out->control.emplace_back(p.text);
+  }
+  if (unknowns != 1) return false;
+  std::vector<uint32_t> order(pieces.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t c) {
+    int cmp = pieces[a].text.compare(pieces[c].text);
+    return cmp != 0 ? cmp < 0 : a < c;
+  });
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (pieces[order[i]].text == pieces[order[i - 1]].text) return false;  // defined twice
+  }
+  out->kind = model_type == 1 ? "Unigram" : "SentencePieceBPE";
+  out->pieces = static_cast<uint32_t>(pieces.size());
+  auto piece_at = [&](int32_t id) {
+    return id >= 0 && static_cast<size_t>(id) < pieces.size() ? std::string(pieces[id].text) : std::string();
+  };
+  out->unk_piece = piece_at(static_cast<int32_t>(out->unk_id));
+  out->bos_piece = piece_at(out->bos_id);
+  out->eos_piece = piece_at(out->eos_id);
+  // _piece_model() with mtok_sentencepiece and piece types.
+  std::string& s = out->section;
+  auto u32 = [&](uint32_t x) { char c[4]; std::memcpy(c, &x, 4); s.append(c, 4); };
+  s.push_back(static_cast<char>(model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe));
+  u32(out->pieces);
+  u32(out->unk_id);
+  s.push_back(static_cast<char>(code::kPieceHasUnk | code::kPieceSentencePiece |
+                                (out->byte_fallback ? code::kPieceByteFallback : 0)));
+  for (uint32_t id : order) {
+    const Piece& p = pieces[id];
+    uint16_t len = static_cast<uint16_t>(p.text.size());
+    char c[2];
+    std::memcpy(c, &len, 2);
+    s.append(c, 2);
+    s.append(p.text);
+    u32(id);
+    double score = p.score;
+    char d[8];
+    std::memcpy(d, &score, 8);
+    s.append(d, 8);
+    s.push_back(static_cast<char>(p.type));
+  }
+  return true;
+}
+
+}  // namespace mtok::convert

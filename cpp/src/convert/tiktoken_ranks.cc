@@ -1,0 +1,114 @@
+// The converter's fast path for .tiktoken rank files: parse_ranks() and
+// spec_from_ranks() of src/mtok/convert/tiktoken_file.py, and the model
+// section format/models.py writes for that spec.
+#include "common/utf8.h"
+#include "convert/dict_vocab.h"
+#include "io/codes.h"
+#include "mtok/convert.h"
+
+namespace mtok::convert {
+
+namespace {
+
+namespace code = codes::model;
+
+int Base64Value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+// base64.b64decode(s, validate=True): the alphabet, then '=' padding to a
+// multiple of four characters.
+bool Base64(std::string_view s, std::string* out) {
+  if (s.empty() || s.size() % 4 != 0) return false;
+  size_t pad = s.back() == '=' ? (s[s.size() - 2] == '=' ? 2 : 1) : 0;
+  out->clear();
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = 0; i < s.size() - pad; ++i) {
+    int v = Base64Value(s[i]);
+    if (v < 0) return false;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
+// GPT-2's byte -> printable character table, as UTF-8.
+struct ByteChars {
+  std::string chars[256];
+  ByteChars() {
+    uint32_t extra = 256;
+    for (uint32_t b = 0; b < 256; ++b) {
+      bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
+      utf8::append(chars[b], printable ? b : extra++);
+    }
+  }
+};
+
+bool Blank(char c) { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens) {
+  static const ByteChars table;
+  DictVocab vocab;
+  std::string raw, text;
+  bool single[256] = {};
+  size_t pos = 0;
+  while (pos < data.size()) {
+    size_t end = data.find('\n', pos);
+    if (end == std::string_view::npos) end = data.size();
+    std::string_view line = data.substr(pos, end - pos);
+    pos = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t i = 0;
+    while (i < line.size() && Blank(line[i])) ++i;
+    if (i == line.size()) continue;  // blank line
+    size_t t = i;
+    while (i < line.size() && !Blank(line[i])) ++i;
+    std::string_view b64 = line.substr(t, i - t);
+    while (i < line.size() && Blank(line[i])) ++i;
+    size_t r = i;
+    uint64_t rank = 0;
+    for (; i < line.size() && line[i] >= '0' && line[i] <= '9' && i - r < 9; ++i) rank = rank * 10 + (line[i] - '0');
+    if (i == r) return false;
+    while (i < line.size() && Blank(line[i])) ++i;
+    // Anything else (a third field, other whitespace, signs, a bare '\r'): the Python reader decides.
+    if (i != line.size() || rank >= kMaxTokenId || !Base64(b64, &raw) || raw.empty()) return false;
+    text.clear();
+    for (unsigned char c : raw) text += table.chars[c];
+    if (text.size() > 0xFFFF) return false;
+    if (raw.size() == 1) single[static_cast<unsigned char>(raw[0])] = true;
+    vocab.Add(text, static_cast<uint32_t>(rank));
+  }
+  for (bool present : single) {
+    if (!present) return false;  // byte-level BPE needs all 256 bytes
+  }
+  if (vocab.entries.empty() || !vocab.Finish()) return false;  // a token or rank twice
+  // _bpe() with mtok_rank_merges and ignore_merges: the full code, no merges.
+  Sink w;
+  w.u8(code::kBpeFull);
+  w.u32(static_cast<uint32_t>(vocab.entries.size()));
+  w.u8(0);  // byte_fallback
+  w.u8(0);  // byte_level
+  w.u32(0);  // merges
+  w.u8(code::kBpeIgnoreMerges | code::kBpeRankMerges);
+  w.u32(0);  // unk id
+  w.str("");
+  w.str("");
+  if (!WriteDictEntries(vocab, &w)) return false;
+  *section = std::move(w.out);
+  *tokens = static_cast<uint32_t>(vocab.entries.size());
+  return true;
+}
+
+}  // namespace mtok::convert

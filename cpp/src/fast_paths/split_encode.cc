@@ -1,0 +1,65 @@
+#include "fast_paths/split_encode.h"
+
+#include <cstring>
+#include <exception>
+
+#include "common/thread_pool.h"
+
+namespace mtok {
+
+namespace {
+
+// Parts per thread: a worker that wakes late, or a part of slow text
+// (CJK), leaves less idle time when the other thread can take over parts.
+constexpr size_t kPartsPerThread = 4;
+
+// The first cut at or after `from` and before `limit`, or `limit`: a
+// position after a line break that the route always splits at.
+size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t limit) {
+  for (size_t at = from; at < limit;) {
+    const void* nl = std::memchr(s.data() + at, '\n', limit - at);
+    if (nl == nullptr) break;
+    const size_t p = static_cast<size_t>(static_cast<const char*>(nl) - s.data()) + 1;
+    if (p < limit && route.AlwaysSplitsAt(s, p)) return p;
+    at = p;
+  }
+  return limit;
+}
+
+}  // namespace
+
+bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
+                 std::vector<uint32_t>* ids) {
+  if (threads < 2 || s.size() < kSplitMinBytes) return false;
+  const size_t want = static_cast<size_t>(threads) * kPartsPerThread;
+  std::vector<size_t> cuts{0};
+  for (size_t k = 1; k < want; ++k) {
+    const size_t target = s.size() / want * k;
+    if (target <= cuts.back()) continue;
+    const size_t cut = NextCut(route, s, target, s.size());
+    if (cut == s.size()) break;
+    if (cut > cuts.back()) cuts.push_back(cut);
+  }
+  if (cuts.size() < 2) return false;
+  cuts.push_back(s.size());
+  const size_t parts = cuts.size() - 1;
+  std::vector<std::vector<uint32_t>> out(parts);
+  std::vector<std::exception_ptr> errors(parts);
+  ThreadPool::Shared().ParallelFor(parts, threads, [&](size_t i) {
+    try {
+      route.Encode(s.substr(cuts[i], cuts[i + 1] - cuts[i]), at_input_start && i == 0, &out[i]);
+    } catch (...) {
+      errors[i] = std::current_exception();  // ParallelFor's fn must not throw
+    }
+  });
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  size_t total = 0;
+  for (const auto& part : out) total += part.size();
+  ids->reserve(ids->size() + total);
+  for (const auto& part : out) ids->insert(ids->end(), part.begin(), part.end());
+  return true;
+}
+
+}  // namespace mtok

@@ -1,0 +1,344 @@
+"""The on-disk cache of converted tokenizers: a tokenizer.json, .model or
+.tiktoken file is converted once, and later loads map the cached .mtok.
+
+Layout under the cache folder (``$MTOK_CACHE_DIR``, default
+``$XDG_CACHE_HOME/mtok`` or ``~/.cache/mtok``; ``MTOK_CACHE_DIR=off``
+switches the cache off)::
+
+    entries/<key>.mtok   the converted file
+    entries/<key>.json   its size, blake2b digest, stat at write time, source
+    sources/<id>.json    a source file's stat -> its key (the fast path)
+
+The key is a blake2b digest of the converter's version, the conversion
+options and the content of every file conversion reads (the source, and
+tokenizer_config.json, special_tokens_map.json and chat templates beside
+it). Hashing a large source costs tens of ms, so a later load takes the key
+from ``sources/`` when every file's (size, mtime, ctime, inode, device) is
+what it was when the key was computed, and the record was written more than
+two seconds after the files last changed (so that an edit within one
+timestamp tick of the hashing is not missed).
+
+An entry is used only if its stat matches the one recorded when it was
+written, or else its digest matches (a copied, touched, truncated or
+overwritten entry); the .mtok loader then validates its structure. Anything
+else is rebuilt. Files are written under a temporary name and renamed, so
+concurrent writers never leave a torn file. A cache folder that cannot be
+written (read-only, full, missing) costs the conversion, with one warning.
+The entries are bounded: past ``$MTOK_CACHE_MAX_MB`` (default 2048) the
+oldest are removed when a new one is written.
+"""
+
+import functools
+import hashlib
+import json
+import os
+import time
+import warnings
+
+from .errors import CacheWarning, FormatError
+
+ENV_DIR = "MTOK_CACHE_DIR"
+ENV_MAX_MB = "MTOK_CACHE_MAX_MB"
+DEFAULT_MAX_MB = 2048
+# Files beside a source that conversion reads (chat templates, special tokens).
+SIDE_FILES = ("tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja")
+SETTLE_NS = 2_000_000_000  # coarsest file timestamp granularity (FAT: 2 s)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_warned = set()
+
+
+def cache_dir():
+    """The cache folder, or None when ``MTOK_CACHE_DIR=off``."""
+    value = os.environ.get(ENV_DIR)
+    if value and value.strip().lower() in ("off", "0", "none", "false"):
+        return None
+    if value:
+        return os.path.abspath(value)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mtok")
+
+
+def max_bytes() -> int:
+    value = os.environ.get(ENV_MAX_MB)
+    try:
+        return int(float(value) * 1e6) if value else DEFAULT_MAX_MB * 1_000_000
+    except ValueError:
+        raise FormatError(f"{ENV_MAX_MB}={value!r} is not a number") from None
+
+
+@functools.lru_cache(maxsize=None)
+def converter_fingerprint() -> str:
+    """Identifies the code that turns a source into .mtok bytes: the package
+    version and the size and mtime of the converter's and writer's modules
+    and the native module (stat only: reading them would cost the budget of
+    a cached load)."""
+    h = hashlib.blake2b(digest_size=16)
+    from . import __version__, _native
+
+    h.update(__version__.encode())
+    files = [_native.__file__, os.path.join(_PACKAGE_DIR, "chat", "files.py")]
+    for folder in ("convert", "format"):  # subpackages too (convert/legacy)
+        for d, subdirs, names in os.walk(os.path.join(_PACKAGE_DIR, folder)):
+            subdirs.sort()
+            files += sorted(os.path.join(d, n) for n in names if n.endswith(".py"))
+    for path in files:
+        st = os.stat(path)
+        h.update(f"{os.path.basename(path)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _stat(path):
+    """What a change to a file changes, or None when it is absent."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def _digest(path) -> str:
+    h = hashlib.blake2b(digest_size=32)
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(1 << 20)
+            if not block:
+                return h.hexdigest()
+            h.update(block)
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    """Writes under a unique temporary name in the same folder, then renames."""
+    import tempfile
+
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _warn(folder: str, action: str, error: OSError) -> None:
+    if folder in _warned:
+        return
+    _warned.add(folder)
+    reason = error.strerror or str(error)
+    warnings.warn(f"mtok cache {folder}: cannot {action} ({reason}); tokenizers are converted "
+                  f"at every load (set {ENV_DIR}=off to silence this)", CacheWarning, stacklevel=4)
+
+
+def source_files(source: str) -> list:
+    """The source and the files beside it that conversion may read."""
+    folder = os.path.dirname(source)
+    files = [source] + [os.path.join(folder, n) for n in SIDE_FILES]
+    extra = os.path.join(folder, "additional_chat_templates")
+    if os.path.isdir(extra):
+        files += [os.path.join(extra, n) for n in sorted(os.listdir(extra)) if n.endswith(".jinja")]
+    return files
+
+
+def source_key(folder: str, source: str, options: dict) -> str:
+    """The cache key of converting `source` with `options` (see the module
+    docstring for the stat fast path)."""
+    source = os.path.abspath(source)
+    files = source_files(source)
+    stats = [_stat(p) for p in files]
+    tag = json.dumps([converter_fingerprint(), source, sorted(options.items())])
+    record_path = os.path.join(folder, "sources", hashlib.blake2b(tag.encode(), digest_size=16).hexdigest()
+                               + ".json")
+    record = _read_json(record_path)
+    if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
+            and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
+        return record["key"]
+    h = hashlib.blake2b(tag.encode(), digest_size=20)
+    for path, st in zip(files, stats):
+        h.update(f"\n{os.path.basename(path)}:{_digest(path) if st else '-'}".encode())
+    key = h.hexdigest()
+    # The stat of the files as hashed: one that changed meanwhile gives a stale record, never a wrong key.
+    if [_stat(p) for p in files] == stats:
+        record = {"files": [[p, s] for p, s in zip(files, stats)], "key": key, "recorded": time.time_ns()}
+        try:
+            _write_atomic(record_path, json.dumps(record).encode())
+        except OSError:
+            pass  # store() reports an unwritable cache
+    return key
+
+
+def _settled(recorded, stats) -> bool:
+    if not isinstance(recorded, int):
+        return False
+    latest = max((max(s[1], s[2]) for s in stats if s), default=0)
+    return recorded - latest > SETTLE_NS
+
+
+def entry_paths(folder: str, key: str) -> tuple:
+    base = os.path.join(folder, "entries", key)
+    return base + ".mtok", base + ".json"
+
+
+def lookup(folder: str, key: str):
+    """The path of a valid entry for `key`, or None."""
+    path, meta_path = entry_paths(folder, key)
+    try:
+        st = _stat(path)
+    except OSError:  # the folder is not one (a file in its place, no permission)
+        return None
+    if st is None:
+        return None
+    meta = _read_json(meta_path)
+    if not meta or meta.get("size") != st[0]:
+        return None
+    if meta.get("stat") != st:
+        # Not the file as written (copied, touched, replaced, damaged): its bytes decide.
+        try:
+            if _digest(path) != meta.get("digest"):
+                return None
+        except OSError:
+            return None
+        meta["stat"] = st
+        try:
+            _write_atomic(meta_path, json.dumps(meta).encode())
+        except OSError:
+            pass
+    return path
+
+
+def store(folder: str, key: str, data: bytes, source: str):
+    """Writes an entry; its path, or None (with one warning) when the
+    folder cannot be written."""
+    path, meta_path = entry_paths(folder, key)
+    try:
+        _write_atomic(path, data)
+        meta = {"size": len(data), "digest": hashlib.blake2b(data, digest_size=32).hexdigest(),
+                "stat": _stat(path), "source": source, "created": time.time_ns()}
+        _write_atomic(meta_path, json.dumps(meta).encode())
+    except OSError as e:
+        _warn(folder, "write a converted tokenizer", e)
+        return None
+    prune(folder, max_bytes(), keep=key)
+    return path
+
+
+def load(folder: str, key: str, build, *, source: str):
+    """The tokenizer for `key`: its cached entry mapped in place, or
+    ``build()``'s .mtok bytes, stored for next time. No failure of the cache
+    changes what is loaded: an entry that does not load is rebuilt."""
+    from .tokenizer import Tokenizer
+
+    path = lookup(folder, key)
+    if path is not None:
+        try:
+            return Tokenizer._from_mtok_file(path)
+        except FormatError:
+            pass  # damaged in a way the digest did not see: rebuilt below
+    data = build()
+    path = store(folder, key, data, source)
+    if path is not None:
+        try:
+            return Tokenizer._from_mtok_file(path)
+        except FormatError:
+            pass
+    return Tokenizer.from_bytes(data)
+
+
+def load_source(source: str, options: dict, build, *, enabled: bool = True):
+    """The tokenizer converted from a source file by ``build()``, through
+    the cache unless it is off (`enabled` False or ``MTOK_CACHE_DIR=off``)."""
+    from . import _native
+    from .tokenizer import Tokenizer
+
+    folder = cache_dir() if enabled else None
+    if folder is None:
+        tok = Tokenizer.from_bytes(build())
+        _native.trim_heap()  # glibc keeps what the conversion freed
+        return tok
+    try:
+        key = source_key(folder, source, options)
+    except OSError as e:
+        raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
+    built = []
+    tok = load(folder, key, lambda: built.append(1) or build(), source=os.path.abspath(source))
+    if built:
+        _native.trim_heap()
+    return tok
+
+
+def entries(folder: str) -> list:
+    """[(key, path, size, meta)] of the entries, oldest first."""
+    d = os.path.join(folder, "entries")
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if not name.endswith(".mtok"):
+            continue
+        key = name[:-len(".mtok")]
+        path, meta_path = entry_paths(folder, key)
+        st = _stat(path)
+        if st is not None:
+            out.append((key, path, st[0], _read_json(meta_path) or {}))
+    out.sort(key=lambda e: e[3].get("created", 0))
+    return out
+
+
+def prune(folder: str, limit: int, keep: str = None) -> list:
+    """Removes the oldest entries until they total at most `limit` bytes;
+    the removed keys."""
+    found = entries(folder)
+    total = sum(e[2] for e in found)
+    removed = []
+    for key, path, size, _ in found:
+        if total <= limit:
+            break
+        if key == keep:
+            continue
+        for p in entry_paths(folder, key):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+        total -= size
+        removed.append(key)
+    return removed
+
+
+def clear(folder: str) -> tuple:
+    """Removes every entry and source record (and the .mtok files earlier
+    versions kept at the top of the folder): (files removed, bytes freed)."""
+    count = freed = 0
+    for sub in ("entries", "sources", ""):
+        d = os.path.join(folder, sub)
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            if not sub and not name.endswith(".mtok"):
+                continue
+            p = os.path.join(d, name)
+            try:
+                size = os.path.getsize(p)
+                os.unlink(p)
+            except OSError:
+                continue
+            count += 1
+            freed += size
+    return count, freed

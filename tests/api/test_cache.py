@@ -1,0 +1,248 @@
+"""The on-disk cache of converted tokenizers (mtok.cache): keyed by content,
+atomic, never trusted when damaged, and never a reason for other ids."""
+
+import json
+import os
+import warnings
+
+import pytest
+
+import mtok
+from mtok import cache
+from small_spec import small_spec
+
+TEXT = "hello world! hello."
+
+
+def _source(folder, **model):
+    spec = small_spec()
+    spec.pop("mtok")
+    spec["model"].update(model)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "tokenizer.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("MTOK_CACHE_DIR", str(d))
+    monkeypatch.setattr(cache, "SETTLE_NS", -10**18)  # trust stat records at once
+    cache._warned.clear()
+    return d
+
+
+def _entries(d):
+    return sorted(p.name for p in (d / "entries").glob("*.mtok"))
+
+
+def test_second_load_maps_the_entry(cache_dir, tmp_path):
+    src = _source(tmp_path / "tok")
+    first = mtok.Tokenizer.from_file(src)
+    assert len(_entries(cache_dir)) == 1
+    second = mtok.Tokenizer.from_file(src)
+    assert second.encode(TEXT) == first.encode(TEXT) == mtok.Tokenizer.from_file(src, cache=False).encode(TEXT)
+    assert len(_entries(cache_dir)) == 1
+    assert second.to_bytes() == first.to_bytes()
+
+
+def test_off_and_parameter(tmp_path, monkeypatch):
+    src = _source(tmp_path / "tok")
+    monkeypatch.setenv("MTOK_CACHE_DIR", "off")
+    assert cache.cache_dir() is None
+    mtok.Tokenizer.from_file(src)
+    monkeypatch.setenv("MTOK_CACHE_DIR", str(tmp_path / "c"))
+    mtok.Tokenizer.from_file(src, cache=False)
+    assert not (tmp_path / "c").exists()
+
+
+def test_default_is_the_user_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("MTOK_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == str(tmp_path / "mtok")
+
+
+@pytest.mark.parametrize("side", ["tokenizer.json", "tokenizer_config.json", "chat_template.jinja",
+                                  "special_tokens_map.json"])
+def test_a_changed_file_gives_a_new_entry(cache_dir, tmp_path, side):
+    src = _source(tmp_path / "tok")
+    (src.parent / "tokenizer_config.json").write_text('{"eos_token": "</s>"}')
+    before = mtok.Tokenizer.from_file(src)
+    path = src.parent / side
+    if side == "tokenizer.json":
+        _source(src.parent, ignore_merges=False)
+    else:
+        path.write_text(path.read_text() + " " if path.exists() else '{"x": 1}' if side.endswith("json")
+                        else "{{ messages }}")
+    after = mtok.Tokenizer.from_file(src)
+    assert len(_entries(cache_dir)) == 2
+    assert after.to_bytes() == mtok.Tokenizer.from_file(src, cache=False).to_bytes()
+    if side == "chat_template.jinja":
+        assert after.chat_template == "{{ messages }}" and before.chat_template != after.chat_template
+
+
+def test_converter_version_is_in_the_key(cache_dir, tmp_path, monkeypatch):
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    monkeypatch.setattr(cache, "converter_fingerprint", lambda: "another writer")
+    mtok.Tokenizer.from_file(src)
+    assert len(_entries(cache_dir)) == 2
+
+
+def test_stale_stat_record_is_rehashed(cache_dir, tmp_path, monkeypatch):
+    """A record written within the timestamp granularity of a change is not
+    trusted: the content is hashed again."""
+    monkeypatch.setattr(cache, "SETTLE_NS", 10**18)
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    st = os.stat(src)
+    _source(src.parent, ignore_merges=False)
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime and size; ctime moves
+    got = mtok.Tokenizer.from_file(src)
+    assert got.to_bytes() == mtok.Tokenizer.from_file(src, cache=False).to_bytes()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "foreign", "empty", "garbage meta", "no meta"])
+def test_damaged_entry_is_rebuilt(cache_dir, tmp_path, damage):
+    src = _source(tmp_path / "tok")
+    other = _source(tmp_path / "other", ignore_merges=False)
+    want = mtok.Tokenizer.from_file(src).encode(TEXT)
+    mtok.Tokenizer.from_file(other)
+    entry = next(p for p in (cache_dir / "entries").glob("*.json")
+                 if json.loads(p.read_text())["source"] == str(src)).with_suffix(".mtok")
+    data = entry.read_bytes()
+    if damage == "truncate":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        entry.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+    elif damage == "foreign":
+        foreign = mtok.Tokenizer.from_file(other, cache=False).to_bytes()
+        entry.write_bytes(foreign)
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    elif damage == "garbage meta":
+        entry.with_suffix(".json").write_text("{not json")
+    else:
+        entry.with_suffix(".json").unlink()
+    got = mtok.Tokenizer.from_file(src)
+    assert got.encode(TEXT) == want
+    assert got.to_bytes() == data
+    assert entry.read_bytes() == data  # rebuilt in place
+
+
+def test_identical_copy_is_used(cache_dir, tmp_path):
+    """An entry whose stat changed but whose bytes are the ones written (a
+    copy, a touch) is used, and its record follows."""
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    entry = (cache_dir / "entries" / _entries(cache_dir)[0])
+    data = entry.read_bytes()
+    entry.unlink()
+    entry.write_bytes(data)
+    mtok.Tokenizer.from_file(src)
+    meta = json.loads(entry.with_suffix(".json").read_text())
+    assert meta["stat"] == cache._stat(str(entry))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_dir_loads_with_one_warning(tmp_path, monkeypatch):
+    d = tmp_path / "ro"
+    d.mkdir()
+    d.chmod(0o500)
+    monkeypatch.setenv("MTOK_CACHE_DIR", str(d))
+    cache._warned.clear()
+    src = _source(tmp_path / "tok")
+    with pytest.warns(mtok.CacheWarning) as got:
+        a = mtok.Tokenizer.from_file(src)
+        b = mtok.Tokenizer.from_file(src)
+    assert len(got) == 1 and str(d) in str(got[0].message)
+    assert a.encode(TEXT) == b.encode(TEXT)
+
+
+@pytest.mark.parametrize("error", ["ENOSPC", "EROFS", "ENOENT"])
+def test_unwritable_dir_loads_with_one_warning(tmp_path, monkeypatch, error):
+    """Full, read-only (also as root) or vanishing folders: the write fails,
+    the tokenizer loads from memory, one warning names the folder."""
+    import errno
+
+    monkeypatch.setenv("MTOK_CACHE_DIR", str(tmp_path / "c"))
+    cache._warned.clear()
+
+    def fail(*args, **kwargs):
+        raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
+
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "mkstemp", fail)  # cache.py's writes go through it
+    src = _source(tmp_path / "tok")
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        a = mtok.Tokenizer.from_file(src)
+        b = mtok.Tokenizer.from_file(src)
+    assert [w.category for w in got] == [mtok.CacheWarning]
+    assert a.encode(TEXT) == b.encode(TEXT) == mtok.Tokenizer.from_file(src, cache=False).encode(TEXT)
+
+
+def test_a_file_in_place_of_the_dir(tmp_path, monkeypatch):
+    blocker = tmp_path / "c"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("MTOK_CACHE_DIR", str(blocker))
+    cache._warned.clear()
+    with pytest.warns(mtok.CacheWarning):
+        tok = mtok.Tokenizer.from_file(_source(tmp_path / "tok"))
+    assert tok.encode(TEXT)
+
+
+def test_no_temporary_files_left(cache_dir, tmp_path):
+    mtok.Tokenizer.from_file(_source(tmp_path / "tok"))
+    left = [p for p in cache_dir.rglob("*") if p.name.startswith(".tmp")]
+    assert left == []
+
+
+def test_concurrent_writers_never_tear(cache_dir, tmp_path):
+    import subprocess
+    import sys
+
+    src = _source(tmp_path / "tok")
+    code = ("import sys, mtok; t = mtok.Tokenizer.from_file(sys.argv[1]); "
+            f"assert t.encode({TEXT!r}) == {mtok.Tokenizer.from_file(src, cache=False).encode(TEXT)!r}")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(src)], env=env) for _ in range(4)]
+    assert [p.wait(timeout=120) for p in procs] == [0] * 4
+    assert len(_entries(cache_dir)) == 1
+    assert mtok.Tokenizer.from_file(src).encode(TEXT)
+
+
+def test_bounded(cache_dir, tmp_path, monkeypatch):
+    a = mtok.Tokenizer.from_file(_source(tmp_path / "a"))
+    size = len(a.to_bytes())
+    monkeypatch.setenv("MTOK_CACHE_MAX_MB", str(size * 1.5 / 1e6))
+    mtok.Tokenizer.from_file(_source(tmp_path / "b", ignore_merges=False))
+    assert len(_entries(cache_dir)) == 1  # the older one made room
+
+
+def test_encodings_use_the_cache(cache_dir):
+    from mtok.encodings import _load  # get_encoding memoizes the object per process
+
+    first = _load("r50k_base")
+    assert len(_entries(cache_dir)) == 1
+    again = _load("r50k_base")
+    assert again.encode("hello", add_special_tokens=False) == first.encode("hello", add_special_tokens=False) \
+        == [31373]  # tiktoken r50k_base
+
+
+def test_cli_info_and_clear(cache_dir, tmp_path, capsys):
+    from mtok.cli import main
+
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    assert main(["cache", "info"]) == 0
+    out = capsys.readouterr().out
+    assert str(cache_dir) in out and "entries: 1" in out and str(src) in out
+    assert main(["cache", "clear"]) == 0
+    assert "removed" in capsys.readouterr().out
+    assert _entries(cache_dir) == []
+    mtok.Tokenizer.from_file(src)
+    assert main(["cache", "clear", "--max-mb", "0"]) == 0
+    assert _entries(cache_dir) == []

@@ -1,0 +1,124 @@
+"""One long encode cut where the pre-tokenizer always splits, the parts on
+the thread pool (cpp/src/fast_paths/split_encode.h): the same ids as on one
+thread and as the reference, whatever characters surround each candidate
+cut; num_threads=1 and MTOK_NUM_THREADS=1 keep the work on the calling
+thread."""
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import corpus
+import mtok
+from harness import assert_same
+
+REPO = Path(__file__).resolve().parents[2]
+# The four pre-token scanners with line-break cuts (GPT-2, Llama-3, o200k, Qwen).
+NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3")
+SPLIT_MIN = 64 << 10  # split_encode.h: kSplitMinBytes
+PARTS = 8  # two threads, four parts each: cut targets at every eighth of the text
+# Characters on either side of a line break: letters of several scripts,
+# digits, o200k's '/', punctuation, apostrophes (contractions), ASCII and
+# Unicode white space, line breaks, an emoji.
+AROUND = ["a", "Z", "7", "/", ".", "'", "-", " ", "\t", "\r", "\n", "中", "é", "\u3000", "\u00a0", "😀"]
+FILLER = "lorem ipsum, dolor 1234 sit/amet; ÉTÉ café 東京 ok?? (x) "  # no line break
+
+
+def contexts():
+    """Every (before, after) pair around a line break, with double breaks."""
+    pairs = [a + "\n" + b for a, b in itertools.product(AROUND, repeat=2)]
+    return pairs + ["x\n\ny", "x\r\ny", "x \ny", "x\n y", "x.\n/y", "x\n's", "\n\nx"]
+
+
+def texts_with_cuts():
+    """Texts of PARTS equal segments, each filler ending in one context:
+    the cut searched from each target (a segment's start) lands on that
+    segment's context when the context allows one, so every context is a
+    candidate cut in some text."""
+    seg = SPLIT_MIN // PARTS + 1024
+    body = (FILLER * (seg // len(FILLER.encode()) + 1))
+    ctx = contexts()
+    out = []
+    for k in range(0, len(ctx), PARTS):
+        group = (ctx[k:k + PARTS] + ctx)[:PARTS]  # the last group filled up from the first
+        parts = []
+        for c in group:
+            room = seg - len(c.encode())
+            filler = body.encode()[:room].decode("utf-8", "ignore")
+            parts.append(filler + c)
+        out.append("".join(parts))
+    return out
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def pair(request):
+    return corpus.hf_pair(request.param)
+
+
+def test_every_cut_context_gives_the_one_thread_and_reference_ids(pair):
+    ref, tok = pair
+    texts = texts_with_cuts()
+    assert all(len(t.encode()) >= SPLIT_MIN for t in texts)
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
+    one = [tok.encode(t, add_special_tokens=False, num_threads=1) for t in texts]
+    assert_same("one thread", texts, expected, one, limit=2)
+    for threads in (2, 3):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
+        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+
+
+def test_corpus_text_on_two_threads(pair):
+    ref, tok = pair
+    if not corpus.available():
+        pytest.skip(f"corpus not found at {corpus.CORPUS}")
+    whole = "".join(text for _, text in corpus.text_files())
+    texts = [whole[i:i + (300 << 10)] for i in range(0, len(whole), len(whole) // 3)][:3]
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
+    for rnd in ("cold", "warm"):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=2) for t in texts]
+        assert_same(f"two threads, {rnd}", texts, expected, got, limit=1)
+
+
+def _lookups(tok):
+    info = tok.debug_info()
+    return int(info["piece_cache_hits"]) + int(info["piece_cache_misses"])
+
+
+def test_one_thread_keeps_the_work_on_the_calling_thread():
+    """The calling thread's cache counts every pre-token it looks up: with
+    num_threads=1 that is every pre-token of the text (HF's count). (How
+    many a second thread takes depends on when the kernel runs it.)"""
+    ref, tok = corpus.hf_pair("llama3")
+    text = texts_with_cuts()[0] * 4
+    before = _lookups(tok)
+    tok.encode(text, add_special_tokens=False, num_threads=1)
+    assert _lookups(tok) - before == len(ref.pre_tokenizer.pre_tokenize_str(text))
+    assert tok.encode(text, add_special_tokens=False, num_threads=2) == ref.encode(text, add_special_tokens=False).ids
+    with pytest.raises(ValueError):
+        tok.encode(text, num_threads=0)
+
+
+_ENV_CHILD = r"""
+import sys
+sys.path[:0] = {path!r}
+import corpus
+ref, tok = corpus.hf_pair("llama3")
+from test_long_split import texts_with_cuts, _lookups
+text = texts_with_cuts()[0] * 4
+before = _lookups(tok)
+tok.encode(text, add_special_tokens=False)
+print(_lookups(tok) - before, len(ref.pre_tokenizer.pre_tokenize_str(text)))
+"""
+
+
+def test_env_one_thread_keeps_the_work_on_the_calling_thread():
+    code = _ENV_CHILD.format(path=[str(REPO / "tests" / "parity"), str(REPO / "tests")] + sys.path)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, MTOK_NUM_THREADS="1"))
+    assert run.returncode == 0, run.stderr
+    looked_up, pre_tokens = map(int, run.stdout.split())
+    assert looked_up == pre_tokens
