@@ -78,12 +78,17 @@ def hf_pair(name):
     """(HF tokenizers' Tokenizer, mtok.Tokenizer) for the corpus tokenizer.json
     `name`, the file's own truncation and padding switched off on both. Fresh
     objects: callers that share them cache them."""
+    return hf_pair_at(file_path("tokenizers", name, "tokenizer.json"))
+
+
+def hf_pair_at(path):
+    """hf_pair for a tokenizer.json at `path` (a corpus file or a variant
+    a test wrote)."""
     import pytest
 
     tokenizers = pytest.importorskip("tokenizers")
     import mtok
 
-    path = file_path("tokenizers", name, "tokenizer.json")
     ref = tokenizers.Tokenizer.from_file(str(path))
     ours = mtok.Tokenizer.from_file(path)
     for t in (ref, ours):

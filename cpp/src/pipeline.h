@@ -96,8 +96,10 @@ class Normalizer {
 
 // What a normalizer stage is. Only the shapes the fused routes need are named.
 struct NormalizerStage {
-  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace } kind = kOther;
+  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace, kBert } kind = kOther;
   const PrecompiledNormalizer* precompiled = nullptr;  // kPrecompiled: the stage itself
+  // kBert: BertNormalizer's options (strip_accents resolved)
+  bool clean_text = false, handle_chinese_chars = false, strip_accents = false, lowercase = false;
   char run_char = 0;             // kRunReplace: runs of this byte...
   size_t run_min = 0;            // ...at least this long...
   std::string_view run_content;  // ...become this
@@ -106,7 +108,7 @@ struct NormalizerStage {
 // What a pre-tokenizer stage is, for the fast paths that recognise whole
 // pipelines (see byte_level_route.h). Only the shapes they need are named.
 struct PreTokenizerStage {
-  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit } kind = kOther;
+  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit, kBert } kind = kOther;
   const Regex* regex = nullptr;  // kSplit with a regex pattern that has no scanner
   const Scanner* scanner = nullptr;  // the pattern's hand-written scanner, if any
   uint8_t behavior = 0;          // kSplit: a SplitBehavior

@@ -2,6 +2,7 @@
 
 #include "fast_paths/byte_level_route.h"
 #include "fast_paths/metaspace_route.h"
+#include "fast_paths/wordpiece_route.h"
 
 namespace mtok {
 
@@ -11,6 +12,7 @@ std::unique_ptr<IdsRoute> MakeIdsRoute(const Normalizer* fusable, const PreToken
   if (auto r = ByteLevelRoute::Make(pre, model)) return r;
   std::vector<PreTokenizerStage> stages;
   pre->Describe(&stages);
+  if (auto r = WordPieceRoute::Make(fusable, stages, model)) return r;
   return MetaspaceRoute::Make(fusable, stages, model);
 }
 

@@ -1,27 +1,10 @@
 #include "common/hf_char_classes.h"
-#include "common/unicode.h"
+#include "normalizers/bert_chars.h"
 #include "normalizers/char_map.h"
 #include "normalizers/normalizers.h"
 
 namespace mtok {
 namespace {
-
-bool IsBertWhitespace(char32_t c) {
-  return c == '\t' || c == '\n' || c == '\r' || unicode::is_white_space(c);
-}
-
-// The unicode_categories crate's is_other: Cc, Cf, Co (not Cn), Unicode 8.0.
-bool IsBertControl(char32_t c) {
-  if (c == '\t' || c == '\n' || c == '\r') return false;
-  return unicode::IsBertOther(c);
-}
-
-bool IsChineseChar(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-         (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
-         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
-}
 
 // HF BertNormalizer: clean text, pad CJK ideographs with spaces, strip
 // accents (NFD then drop Mn as of Unicode 8.0), lowercase, in that order.
@@ -36,10 +19,10 @@ class BertNormalizer : public Normalizer {
     if (clean_ || chinese_) {
       MapCodePoints(p, [this](char32_t c, std::u32string* out) {
         if (clean_) {
-          if (c == 0 || c == 0xFFFD || IsBertControl(c)) return;
-          if (IsBertWhitespace(c)) c = ' ';
+          if (bert::IsCleaned(c)) return;
+          if (bert::IsWhitespace(c)) c = ' ';
         }
-        if (chinese_ && IsChineseChar(c)) {
+        if (chinese_ && bert::IsChineseChar(c)) {
           out->append({U' ', c, U' '});
         } else {
           out->push_back(c);
@@ -53,6 +36,16 @@ class BertNormalizer : public Normalizer {
       });
     }
     if (lower_) lowercase_->Normalize(p);
+  }
+
+  void Describe(std::vector<NormalizerStage>* out) const override {
+    NormalizerStage s;
+    s.kind = NormalizerStage::kBert;
+    s.clean_text = clean_;
+    s.handle_chinese_chars = chinese_;
+    s.strip_accents = strip_;
+    s.lowercase = lower_;
+    out->push_back(s);
   }
 
  private:

@@ -27,6 +27,11 @@ class BertPreTokenizer : public PreTokenizer {
       if (p.text.size() > start) out->push_back(SubPiece(p, start, p.text.size()));
     });
   }
+  void Describe(std::vector<PreTokenizerStage>* out) const override {
+    PreTokenizerStage s;
+    s.kind = PreTokenizerStage::kBert;
+    out->push_back(s);
+  }
 };
 
 }  // namespace

@@ -1,77 +1,98 @@
 #include "models/wordpiece/wordpiece.h"
 
-#include <algorithm>
-
 #include "common/utf8.h"
 
 namespace mtok {
+
+WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options) : vocab_(vocab), opt_(std::move(options)) {}
+
+const WordPieceTrie& WordPiece::Trie() const {
+  std::call_once(made_, [this] {
+    trie_ = std::make_unique<WordPieceTrie>(vocab_);
+    continuing_ = trie_->Walk(opt_.continuing_subword_prefix);
+  });
+  return *trie_;
+}
+
+template <typename Emit>
+bool WordPiece::Split(std::string_view word, Emit emit) const {
+  const WordPieceTrie& trie = Trie();
+  const size_t n = word.size();
+  const auto* s = reinterpret_cast<const uint8_t*>(word.data());
+  for (size_t start = 0; start < n;) {
+    uint32_t node = start == 0 ? trie.root() : continuing_;
+    if (node == WordPieceTrie::kNone) return false;
+    // The longest token along the walk that ends on a character boundary.
+    size_t end = start;
+    uint32_t id = WordPieceTrie::kNone;
+    for (size_t i = start; i < n; ++i) {
+      node = trie.Child(node, s[i]);
+      if (node == WordPieceTrie::kNone) break;
+      const uint32_t t = trie.Token(node);
+      if (t != WordPieceTrie::kNone && (i + 1 == n || (s[i + 1] & 0xC0) != 0x80)) {
+        id = t;
+        end = i + 1;
+      }
+    }
+    if (id == WordPieceTrie::kNone) return false;
+    emit(id, start, end);
+    start = end;
+  }
+  return true;
+}
+
+void WordPiece::AppendIds(std::string_view word, std::vector<uint32_t>* ids) const {
+  const size_t first = ids->size();
+  if (utf8::count_chars(word) <= opt_.max_input_chars_per_word &&
+      Split(word, [ids](uint32_t id, size_t, size_t) { ids->push_back(id); })) {
+    return;
+  }
+  ids->resize(first);
+  ids->push_back(opt_.unk_id);
+}
+
+void WordPiece::Tokenize(std::string_view word, std::vector<Token>* out) const {
+  const size_t first = out->size();
+  if (utf8::count_chars(word) <= opt_.max_input_chars_per_word &&
+      Split(word, [out](uint32_t id, size_t b, size_t e) {
+        out->push_back({id, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+      })) {
+    return;
+  }
+  out->resize(first);
+  out->push_back({opt_.unk_id, 0, static_cast<uint32_t>(word.size())});
+}
+
 namespace {
 
 class WordPieceModel : public Model {
  public:
-  WordPieceModel(Vocab vocab, WordPieceOptions opt) : vocab_(std::move(vocab)), opt_(std::move(opt)) {
-    for (uint32_t id = 0; id < vocab_.id_limit(); ++id) longest_ = std::max(longest_, vocab_.Token(id).size());
-  }
+  WordPieceModel(Vocab vocab, WordPieceOptions opt) : vocab_(std::move(vocab)), wp_(vocab_, std::move(opt)) {}
 
-  void Tokenize(const Piece& p, std::vector<Token>* out) const override {
-    const std::string_view s = p.text;
-    const uint32_t n = static_cast<uint32_t>(s.size());
-    if (utf8::count_chars(s) > opt_.max_input_chars_per_word) {
-      out->push_back({opt_.unk_id, 0, n});
-      return;
-    }
-    const size_t first = out->size();
-    std::string candidate;
-    for (size_t start = 0; start < s.size();) {
-      // No candidate longer than the longest token can match: start from
-      // there (a character boundary at or below it), which bounds a long
-      // word's cost by its length times the longest token.
-      const size_t prefix = start > 0 ? opt_.continuing_subword_prefix.size() : 0;
-      const size_t room = longest_ >= prefix ? longest_ - prefix : 0;
-      size_t end = std::min(s.size(), start + room);
-      while (end > start && end < s.size() && (static_cast<uint8_t>(s[end]) & 0xC0) == 0x80) --end;
-      bool found = false;
-      uint32_t id = 0;
-      while (start < end) {
-        candidate.clear();
-        if (start > 0) candidate += opt_.continuing_subword_prefix;
-        candidate.append(s.substr(start, end - start));
-        if (vocab_.Find(candidate, &id)) {
-          found = true;
-          break;
-        }
-        // Drop the last character.
-        do {
-          --end;
-        } while (end > start && (static_cast<uint8_t>(s[end]) & 0xC0) == 0x80);
-      }
-      if (!found) {
-        out->resize(first);
-        out->push_back({opt_.unk_id, 0, n});
-        return;
-      }
-      out->push_back({id, static_cast<uint32_t>(start), static_cast<uint32_t>(end)});
-      start = end;
-    }
-  }
-
+  void Tokenize(const Piece& p, std::vector<Token>* out) const override { wp_.Tokenize(p.text, out); }
+  void AppendIds(std::string_view text, std::vector<uint32_t>* ids) const override { wp_.AppendIds(text, ids); }
   std::string_view IdToToken(uint32_t id) const override { return vocab_.TokenText(id); }
   bool TokenToId(std::string_view token, uint32_t* id) const override {
     return vocab_.Find(token, id);
   }
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
+  const WordPiece& splitter() const { return wp_; }
 
  private:
   Vocab vocab_;
-  WordPieceOptions opt_;
-  size_t longest_ = 0;  // bytes of the longest vocab token
+  WordPiece wp_;
 };
 
 }  // namespace
 
 std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options) {
   return std::make_unique<WordPieceModel>(std::move(vocab), std::move(options));
+}
+
+const WordPiece* WordPieceOf(const Model& model) {
+  const auto* m = dynamic_cast<const WordPieceModel*>(&model);
+  return m ? &m->splitter() : nullptr;
 }
 
 }  // namespace mtok
