@@ -235,12 +235,13 @@ def store(folder: str, key: str, data: bytes, source: str):
     return path
 
 
-def load(folder: str, key: str, build, *, source: str):
+def load(folder: str, key: str, build, *, source: str, tokenizer):
     """The tokenizer for `key`: its cached entry mapped in place, or
     ``build()``'s .mtok bytes, stored for next time. No failure of the cache
-    changes what is loaded: an entry that does not load is rebuilt."""
-    from .tokenizer import Tokenizer
-
+    changes what is loaded: an entry that does not load is rebuilt.
+    `tokenizer` is the class to load with (mtok.Tokenizer, passed in: the
+    cache sits below the class that uses it, so it does not import it)."""
+    Tokenizer = tokenizer
     path = lookup(folder, key)
     if path is not None:
         try:
@@ -257,15 +258,14 @@ def load(folder: str, key: str, build, *, source: str):
     return Tokenizer.from_bytes(data)
 
 
-def load_source(source: str, options: dict, build, *, enabled: bool = True):
+def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool = True):
     """The tokenizer converted from a source file by ``build()``, through
     the cache unless it is off (`enabled` False or ``MTOK_CACHE_DIR=off``)."""
     from . import _native
-    from .tokenizer import Tokenizer
 
     folder = cache_dir() if enabled else None
     if folder is None:
-        tok = Tokenizer.from_bytes(build())
+        tok = tokenizer.from_bytes(build())
         _native.trim_heap()  # glibc keeps what the conversion freed
         return tok
     try:
@@ -273,7 +273,8 @@ def load_source(source: str, options: dict, build, *, enabled: bool = True):
     except OSError as e:
         raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
     built = []
-    tok = load(folder, key, lambda: built.append(1) or build(), source=os.path.abspath(source))
+    tok = load(folder, key, lambda: built.append(1) or build(), source=os.path.abspath(source),
+               tokenizer=tokenizer)
     if built:
         _native.trim_heap()
     return tok

@@ -48,7 +48,7 @@ def _load(name: str) -> Tokenizer:
         return Tokenizer.from_bytes(build())
     key = hashlib.blake2b(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode(),
                           digest_size=20).hexdigest()
-    return cache.load(folder, key, build, source=f"built-in encoding {name}")
+    return cache.load(folder, key, build, source=f"built-in encoding {name}", tokenizer=Tokenizer)
 
 
 def _builtin_encoding(name: str):

@@ -95,7 +95,8 @@ class Tokenizer(HFSurface):
         if detect_format(path) == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        tok = load_source(path, options, lambda: to_mtok_bytes(path, **options), enabled=cache)
+        tok = load_source(path, options, lambda: to_mtok_bytes(path, **options), tokenizer=cls,
+                          enabled=cache)
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it
         return tok
