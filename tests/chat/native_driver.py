@@ -16,14 +16,12 @@ of the core):
 
 import copy
 import json
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
-
 from chat_cases import FIXED_NOW
+from native_build import build_native_target
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = FIXED_NOW.strftime("%Y-%m-%d %H:%M:%S")
@@ -33,16 +31,7 @@ NATIVE_KIND = {"input": "format", "syntax": "format", "raise_exception": "encode
 
 
 def build_driver(build_dir: Path) -> Path:
-    for tool in ("cmake", "c++"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is needed to build the native chat renderer driver")
-    configure = ["cmake", "-S", str(REPO), "-B", str(build_dir), "-DMTOK_NATIVE_TESTS=ON",
-                 "-DCMAKE_BUILD_TYPE=Release"]
-    build = ["cmake", "--build", str(build_dir), "-j2", "--target", "chat_render_driver"]
-    for cmd in (configure, build):
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        assert run.returncode == 0, f"{' '.join(cmd)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    return build_dir / "tests" / "native" / "chat_render_driver"
+    return build_native_target("chat_render_driver", build_dir)
 
 
 def request(template, messages, options=None, bos="", eos="", raw_messages=None, raw_options=None):

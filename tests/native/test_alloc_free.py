@@ -5,7 +5,6 @@ multilingual text with one reused ids vector, after two warm-up passes.
 The program is built here with CMake from the same sources as the
 extension (the core only), into build/native."""
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,24 +12,15 @@ import pytest
 
 import corpus
 import mtok
+from native_build import build_native_target
 
 REPO = Path(__file__).resolve().parents[2]
-BUILD = REPO / "build" / "native"
 LANGS = ("en-US", "ru-RU", "zh-CN", "ar-MA", "vi-VN", "ja-JP")
 
 
 @pytest.fixture(scope="module")
 def program():
-    for tool in ("cmake", "c++"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is needed to build the native tests (it also builds the package)")
-    configure = ["cmake", "-S", str(REPO), "-B", str(BUILD), "-DMTOK_NATIVE_TESTS=ON",
-                 "-DCMAKE_BUILD_TYPE=Release"]
-    build = ["cmake", "--build", str(BUILD), "-j2", "--target", "alloc_free_encode"]
-    for cmd in (configure, build):
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        assert run.returncode == 0, f"{' '.join(cmd)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    return BUILD / "tests" / "native" / "alloc_free_encode"
+    return build_native_target("alloc_free_encode")
 
 
 @pytest.fixture(scope="module")
