@@ -6,7 +6,6 @@ The program is built here with CMake from the same sources as the
 extension (the core only), into build/native."""
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,6 @@ import corpus
 import mtok
 from native_build import build_native_target
 
-REPO = Path(__file__).resolve().parents[2]
 LANGS = ("en-US", "ru-RU", "zh-CN", "ar-MA", "vi-VN", "ja-JP")
 
 
