@@ -115,16 +115,16 @@ def o200k_part(work: Path, text: str, quick: bool) -> None:
     peers = []
     try:
         import tiktoken
-
+    except ImportError:  # the peer is not installed: mtok alone
+        tiktoken = None
+    if tiktoken is not None:
+        from mtok.convert.openai_encodings import ENCODING_SPECS
         from mtok.encodings import _ranks
-        from mtok.convert.openai_encodings import ENCODINGS
 
-        base, digest, pattern, specials, _ = ENCODINGS["o200k_base"]
+        base, digest, pattern, specials, _ = ENCODING_SPECS["o200k_base"]
         ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=_ranks(base, digest),
                                 special_tokens=dict(specials))
         peers.append((f"tiktoken {tiktoken.__version__}", ref.encode_ordinary))
-    except ImportError:
-        pass
     speed("o200k_base", enc.encode_ordinary, peers, lines, sum(len(l.encode()) for l in lines))
 
 

@@ -65,8 +65,7 @@ PyObject* Offsets(const mtok::Encoding& e) {
 // overflowing pieces follow it and overflow_to_sample_mapping says whose
 // they are. Also returns n_sequences of the first row (BatchEncoding's).
 nb::tuple EncodeBatchColumns(const PyTokenizer& self, nb::handle texts, nb::handle pairs,
-                             bool add_special, const EncodeConfig* config, int threads,
-                             int added_mode, std::vector<uint32_t> allowed_ids, int want,
+                             bool add_special, const EncodeConfig* config, int threads, int want,
                              bool overflow) {
   mtok_py::TextViews t = mtok_py::ViewTexts(texts), p;
   const bool has_pairs = !pairs.is_none();
@@ -74,12 +73,8 @@ nb::tuple EncodeBatchColumns(const PyTokenizer& self, nb::handle texts, nb::hand
     p = mtok_py::ViewTexts(pairs);
     if (p.views.size() != t.views.size()) throw nb::value_error("texts and pairs must have the same length");
   }
-  if (added_mode < 0 || added_mode > 2) throw nb::value_error("added_mode must be 0, 1 or 2");
+  // Added tokens as the config says (encode_special_tokens).
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, config, (want & kOffsets) != 0);
-  if (added_mode != 0) {  // 0: as the config says
-    opt.added = static_cast<mtok::EncodeOptions::Added>(added_mode);
-    opt.allowed_ids = std::move(allowed_ids);
-  }
   std::vector<mtok::Encoding> encs;
   mtok::Status st;
   {
@@ -147,7 +142,7 @@ void bind_hf_surface(nb::class_<PyTokenizer>& cls) {
            nb::arg("config").none(), "HF's post_process: truncation, post-processor, padding.")
       .def("encode_batch_columns", &EncodeBatchColumns, nb::arg("texts"), nb::arg("pairs").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
-           nb::arg("added_mode"), nb::arg("allowed_ids"), nb::arg("want"), nb::arg("overflow"),
+           nb::arg("want"), nb::arg("overflow"),
            "({column: rows}, n_sequences) as transformers' BatchEncoding holds them. want: 1 "
            "token_type_ids, 2 attention_mask, 4 special_tokens_mask, 8 offset_mapping, 16 length.");
 }

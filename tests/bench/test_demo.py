@@ -1,6 +1,7 @@
 """`make demo` runs on a bare clone: bench/demo.py with the corpus hidden
 (MTOK_CORPUS pointing to a missing folder) and the package from src/."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -22,4 +23,6 @@ def test_demo_without_corpus(tmp_path):
     assert "机器|学习" in text  # boundaries of the Chinese sample
     assert "<|im_start|>assistant" in text  # the rendered chat template
     assert "encoding speed" in text and "ids match: False" not in text
+    if importlib.util.find_spec("tiktoken") is not None:  # an installed peer is compared
+        assert "ids match: True" in text
     assert "the llama3 part is skipped" in text

@@ -28,7 +28,7 @@ def main(out: Path) -> None:
     import mtok
     from mtok.convert import load_spec
     from mtok.convert.export import export_mtok
-    from mtok.format.legacy_txt import export_legacy_txt
+    from mtok.convert.legacy.writer import export_legacy_txt
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from small_spec import small_spec

@@ -16,7 +16,8 @@ import threading
 import warnings
 
 from ..errors import MtokError
-from ..tokenizer import Tokenizer, _split_pairs, _with_clean_batch, _with_clean_text, default_threads
+from ..text import with_clean_text
+from ..tokenizer import Tokenizer, _split_pairs, default_threads
 from . import components
 from .encoding import HFEncoding, LazyEncodings
 
@@ -170,7 +171,7 @@ class TransformersBackend:
         tok = self._tok
         config = tok._settings.native
         add = bool(add_special_tokens)
-        return HFEncoding(_with_clean_text(
+        return HFEncoding(with_clean_text(
             lambda t, p: tok._native.encode_full(t, p, add, config, True), sequence, pair))
 
     def encode_batch(self, input, is_pretokenized=False, add_special_tokens=True):
@@ -185,7 +186,7 @@ class TransformersBackend:
     def _encodings(self, texts, pairs, add, config, overflow):
         tok = self._tok
         threads = default_threads()
-        encs = _with_clean_batch(
+        encs = with_clean_text(
             lambda t, p: tok._native.encode_batch_full(t, p, add, config, threads), texts, pairs)
         out = []
         for e in encs:
@@ -205,8 +206,8 @@ class TransformersBackend:
         for name in columns:
             want |= COLUMNS[name]
         threads = default_threads()
-        data, n_sequences = _with_clean_batch(
-            lambda t, p: tok._native.encode_batch_columns(t, p, add, config, threads, 0, [], want,
+        data, n_sequences = with_clean_text(
+            lambda t, p: tok._native.encode_batch_columns(t, p, add, config, threads, want,
                                                           bool(overflow)), texts, pairs)
         lazy = LazyEncodings(lambda: self._encodings(texts, pairs, add, config, overflow))
         return data, n_sequences, lazy
