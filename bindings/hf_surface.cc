@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "errors.h"
+#include "mtok/convert.h"
 #include "py_tokenizer.h"
 
 namespace nb = nanobind;
@@ -113,9 +114,17 @@ nb::tuple EncodeBatchColumns(const PyTokenizer& self, nb::handle texts, nb::hand
   return nb::make_tuple(out, n_sequences);
 }
 
+std::vector<double> HfJsonReread(std::vector<double> values) {
+  for (double& v : values) v = mtok::convert::HfJsonReread(v);
+  return values;
+}
+
 }  // namespace
 
-void bind_hf_surface(nb::class_<PyTokenizer>& cls) {
+void bind_hf_surface(nb::module_& m, nb::class_<PyTokenizer>& cls) {
+  m.def("hf_json_reread", &HfJsonReread, nb::arg("values"),
+        "Each float as HF tokenizers holds it after writing it into tokenizer.json and reading "
+        "it back (pickling or copying a Tokenizer): serde_json may land an ulp away.");
   cls.def("vocab", &Vocab, nb::arg("with_added_tokens"),
           "{token: id}: the model's vocabulary, or with the added tokens.")
       .def("added_tokens", &AddedTokens,

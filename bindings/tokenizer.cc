@@ -202,7 +202,7 @@ nb::dict Info(const PyTokenizer& self) {
 }  // namespace
 
 void bind_batch_numpy(nb::class_<PyTokenizer>& cls);
-void bind_hf_surface(nb::class_<PyTokenizer>& cls);
+void bind_hf_surface(nb::module_& m, nb::class_<PyTokenizer>& cls);
 
 // The acceleration sections of .mtok bytes that lack them (for the writer).
 nb::list AccelSections(nb::bytes data) {
@@ -325,5 +325,5 @@ void bind_tokenizer(nb::module_& m) {
         return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size());
       });
   bind_batch_numpy(cls);
-  bind_hf_surface(cls);
+  bind_hf_surface(m, cls);
 }

@@ -63,3 +63,13 @@ namespace mtok::convert {
 bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens);
 
 }  // namespace mtok::convert
+
+namespace mtok::convert {
+
+// The f64 HF tokenizers holds after writing `value` into tokenizer.json and
+// reading it back, as it does to pickle or copy a Tokenizer: serde_json
+// writes the shortest round-trip digits (ryu's layout) and reads them
+// without float_roundtrip, which may land an ulp away (SerdeF64).
+double HfJsonReread(double value);
+
+}  // namespace mtok::convert

@@ -15,6 +15,7 @@ import json
 import threading
 import warnings
 
+from .. import _native
 from ..errors import MtokError
 from ..text import with_clean_text
 from ..tokenizer import Tokenizer, _split_pairs, default_threads
@@ -49,6 +50,7 @@ class TransformersBackend:
         self._reference_cache = None  # (spec, HF Tokenizer) built from the spec
         self._added_cache = None      # (native, {id: AddedToken})
         self._hf = None               # set when this backend has moved onto HF
+        self._reread_cache = None     # (spec, spec as HF rereads it, or None when the same)
 
     # --- construction ----------------------------------------------------
     @classmethod
@@ -310,18 +312,43 @@ class TransformersBackend:
         tok._spec = state["spec"]
         _copy_settings(state, tok)
         self.__init__(tok)
+        reread = self._reread_spec()
+        if reread is not None:
+            self._tok = _rebuilt(reread, tok)
 
     def __deepcopy__(self, memo):
-        """A copy sharing the immutable compiled tokenizer (no rebuild)."""
+        """A copy as HF's own: HF copies a Tokenizer through its JSON text,
+        which can move a Unigram score by an ulp (see _reread_spec). When
+        nothing moves, the copy shares the immutable compiled tokenizer."""
         src = self._tok
-        tok = Tokenizer(src._native)
-        tok._spec, tok._spec_source, tok._settings = src._spec, src._spec_source, src._settings
+        reread = None if self._hf is not None else self._reread_spec()
+        if reread is None:
+            tok = Tokenizer(src._native)
+            tok._spec, tok._spec_source, tok._settings = src._spec, src._spec_source, src._settings
+        else:
+            tok = _rebuilt(reread, src)
         new = TransformersBackend(tok)
-        new._reference_cache = self._reference_cache
+        if reread is None:
+            new._reference_cache, new._reread_cache = self._reference_cache, self._reread_cache
         if self._hf is not None:
             new._hf = copy.deepcopy(self._hf, memo)
         memo[id(self)] = new
         return new
+
+    def _reread_spec(self):
+        """The spec as HF tokenizers holds it after writing it into its JSON
+        text and reading that back, or None when that changes nothing. HF
+        reads floats with serde_json's parser, which can land an ulp away
+        from the written value (mtok.convert.serde_float); in a Unigram
+        vocab that moves Viterbi ties, so HF's copies and pickles of a
+        tokenizer built from exact scores (transformers converts
+        spiece.model so) can give other ids than the original. Only the
+        Unigram scores are floats that reach the ids."""
+        spec = self._tok._tokenizer_spec()
+        cached = self._reread_cache
+        if cached is None or cached[0] is not spec:
+            cached = self._reread_cache = (spec, _reread_scores(spec))
+        return cached[1]
 
     def __copy__(self):
         return self.__deepcopy__({})
@@ -358,6 +385,30 @@ def _component_fields(value):
     """The tokenizer.json object of an HF component (its pickled state)."""
     state = value.__getstate__()
     return json.loads(state.decode() if isinstance(state, bytes) else state)
+
+
+def _reread_scores(spec):
+    """spec with each Unigram score as HF rereads it from its own JSON
+    text, or None when every score reads back the same."""
+    model = spec.get("model") or {}
+    vocab = model.get("vocab")
+    if model.get("type") != "Unigram" or not isinstance(vocab, list) or not vocab:
+        return None
+    scores = [score for _, score in vocab]
+    reread = _native.hf_json_reread(scores)
+    if reread == scores:
+        return None
+    moved = dict(spec)
+    moved["model"] = dict(model, vocab=[[piece, score] for (piece, _), score in zip(vocab, reread)])
+    return moved
+
+
+def _rebuilt(spec, settings_from: Tokenizer) -> Tokenizer:
+    """A tokenizer compiled from spec, with the settings of another."""
+    tok = Tokenizer._from_spec(spec)
+    _copy_settings({"truncation": settings_from.truncation, "padding": settings_from.padding,
+                    "encode_special_tokens": settings_from.encode_special_tokens}, tok)
+    return tok
 
 
 def _copy_settings(state, tok):
