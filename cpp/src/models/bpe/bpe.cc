@@ -61,6 +61,13 @@ class BpeModel : public Model {
   uint32_t VocabSize() const override { return vocab_.size(); }
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
   const ByteBpe* byte_bpe() const { return byte_bpe_.get(); }
+  const Vocab& vocab() const { return vocab_; }
+  const BpeOptions& options() const { return opt_; }
+  // Byte fallback covers every byte: no character becomes the unknown token.
+  bool NeverUnknown() const {
+    return opt_.byte_fallback && std::none_of(std::begin(byte_ids_), std::end(byte_ids_),
+                                              [](uint32_t id) { return id == kNone; });
+  }
 
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
     if (!byte_bpe_) return;
@@ -226,6 +233,62 @@ class BpeModel : public Model {
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options) {
   return std::make_unique<BpeModel>(std::move(vocab), std::move(tables), std::move(options));
+}
+
+namespace {
+
+const BpeModel* Splittable(const Model& model) {
+  const auto* bpe = dynamic_cast<const BpeModel*>(&model);
+  if (bpe == nullptr) return nullptr;
+  const BpeOptions& opt = bpe->options();
+  // A prefix or suffix makes a symbol's token depend on its place in the
+  // word, ignore_merges looks the whole piece up first, and fused unknowns
+  // join across a split: none of them is local.
+  if (!opt.continuing_subword_prefix.empty() || !opt.end_of_word_suffix.empty() || opt.ignore_merges ||
+      (opt.has_unk && opt.fuse_unk && !bpe->NeverUnknown()))
+    return nullptr;
+  uint32_t mark_id;
+  return bpe->vocab().Find(BpeBoundaries::kMark, &mark_id) ? bpe : nullptr;
+}
+
+}  // namespace
+
+bool BpeMaySplit(const Model& model) { return Splittable(model) != nullptr; }
+
+BpeBoundaries BpeBoundariesOf(const Model& model) {
+  BpeBoundaries out;
+  const BpeModel* bpe = Splittable(model);
+  if (bpe == nullptr) return out;
+  const Vocab& vocab = bpe->vocab();
+  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
+    std::string_view t = vocab.Token(id);
+    for (size_t k = t.find(BpeBoundaries::kMark, 1); k != std::string_view::npos;
+         k = t.find(BpeBoundaries::kMark, k + 1)) {
+      size_t b = k - 1;
+      while (b > 0 && (static_cast<unsigned char>(t[b]) & 0xC0) == 0x80) --b;
+      int len;
+      char32_t c = utf8::decode(t, b, &len);
+      if (c != 0x2581) out.glue_.push_back(c);
+    }
+  }
+  std::sort(out.glue_.begin(), out.glue_.end());
+  out.glue_.erase(std::unique(out.glue_.begin(), out.glue_.end()), out.glue_.end());
+  out.vocab_ = &vocab;
+  return out;
+}
+
+bool BpeBoundaries::SplitsAt(std::string_view s, size_t p) const {
+  if (vocab_ == nullptr || p == 0 || p > s.size() || s.substr(p, kMark.size()) != kMark) return false;
+  size_t b = p - 1;
+  while (b > 0 && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) --b;
+  int len;
+  char32_t c = utf8::decode(s, b, &len);
+  if (c == 0x2581 || b + static_cast<size_t>(len) != p) return false;  // a run of marks, or bad UTF-8
+  if (std::binary_search(glue_.begin(), glue_.end(), c)) return false;
+  // The character is a symbol of its own (not byte fallback, whose
+  // "<0x..>" token strings the scan above does not see).
+  uint32_t id;
+  return vocab_->Find(s.substr(b, p - b), &id);
 }
 
 const ByteBpe* ByteBpeOf(const Model& model) {

@@ -3,6 +3,8 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 #include <unordered_map>
 
 #include "common/huge_pages.h"
@@ -47,6 +49,34 @@ struct BpeTables {
 };
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
+
+// Where a BPE model's merges never reach across: before the SentencePiece
+// word mark U+2581 when the character before it is a token of its own that
+// no vocab token holds right before the mark. A merge joins two symbols into
+// a vocab token, so none can cross such a point, and encoding the parts of
+// a piece apart gives the ids of the whole (merges are local: each part's
+// lowest-rank, leftmost-first order is the same alone).
+class BpeBoundaries {
+ public:
+  static constexpr std::string_view kMark = "\xE2\x96\x81";  // U+2581
+  // False when the model allows no such split (subword prefixes or
+  // suffixes, ignore_merges, fused unknowns, no mark token).
+  bool any() const { return vocab_ != nullptr; }
+  // True when the piece may be split at byte p: s.substr(p) starts with the
+  // mark, and the character before p is a token no vocab token holds before it.
+  bool SplitsAt(std::string_view s, size_t p) const;
+
+ private:
+  friend BpeBoundaries BpeBoundariesOf(const Model& model);
+  const Vocab* vocab_ = nullptr;
+  std::vector<char32_t> glue_;  // sorted: characters some token holds right before the mark
+};
+
+// Scans the vocab (a few ms for 262k tokens): call once, off the load path.
+// No splits when `model` is not a BPE model or BpeMaySplit is false.
+BpeBoundaries BpeBoundariesOf(const Model& model);
+// Whether BpeBoundariesOf can find any split, without the scan.
+bool BpeMaySplit(const Model& model);
 
 class ByteBpe;
 // The same model on raw bytes when `model` is a byte-level BPE, else null
