@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/sort_by_bytes.h"
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "io/codes.h"
@@ -188,10 +189,7 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
   if (unknowns != 1) return false;
   std::vector<uint32_t> order(pieces.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t c) {
-    int cmp = pieces[a].text.compare(pieces[c].text);
-    return cmp != 0 ? cmp < 0 : a < c;
-  });
+  SortByBytes(&order, [&](uint32_t i) { return pieces[i].text; }, [](uint32_t a, uint32_t c) { return a < c; });
   for (size_t i = 1; i < order.size(); ++i) {
     if (pieces[order[i]].text == pieces[order[i - 1]].text) return false;  // defined twice
   }

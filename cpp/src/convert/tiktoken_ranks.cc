@@ -93,7 +93,7 @@ bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t*
   for (bool present : single) {
     if (!present) return false;  // byte-level BPE needs all 256 bytes
   }
-  if (vocab.entries.empty() || !vocab.Finish()) return false;  // a token or rank twice
+  if (vocab.entries.empty() || !vocab.Finish(/*index=*/false)) return false;  // a token or rank twice
   // _bpe() with mtok_rank_merges and ignore_merges: the full code, no merges.
   Sink w;
   w.u8(code::kBpeFull);

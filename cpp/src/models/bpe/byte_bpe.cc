@@ -52,10 +52,12 @@ void BuildRawTables(const Vocab& vocab, RawTables* t) {
   t->offsets = t->owned_offsets.data();
   t->bytes = t->owned_bytes.data();
   t->bytes_size = static_cast<uint32_t>(t->owned_bytes.size());
+  // Distinct tokens have distinct bytes (the alphabet maps each byte to its
+  // own character).
   t->index.Build(t->count, [t](uint32_t id) {
     std::string_view k = t->Token(id);
     return k.empty() ? std::string_view() : k;
-  });
+  }, vocab.ascending());
   t->IndexLengths();
 }
 
@@ -109,23 +111,18 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
   return pairs_->Find(a_id, b_id, rank, merged);
 }
 
-PairFilter ByteBpe::ComputePairFilter() const {
+RankSplits ByteBpe::ComputeRankSplits() const {
+  return rank_merges_ ? mtok::ComputeRankSplits(*raw_) : RankSplits();
+}
+
+PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
   if (!rank_merges_) return pairs_->capacity() > 0 ? PairFilter::Build(*pairs_) : PairFilter();
   // tiktoken: a pair merges when its bytes joined are a token. The merge
   // loop holds the ids Find gives for a symbol's bytes, so the pairs are
   // known only when no two ids share their bytes.
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  for (uint32_t id = 0; id < raw_->count; ++id) {
-    const std::string_view t = raw_->Token(id);
-    uint32_t a, b;
-    if (t.empty()) continue;
-    if (!raw_->Find(t, &a) || a != id) return PairFilter();
-    for (size_t k = 1; k < t.size(); ++k) {
-      if (raw_->Find(t.substr(0, k), &a) && raw_->Find(t.substr(k), &b)) pairs.emplace_back(a, b);
-    }
-  }
-  PairFilter f = PairFilter::ForPairs(pairs.size());
-  for (const auto& [a, b] : pairs) f.Add(a, b);
+  if (!splits.ids_unique) return PairFilter();
+  PairFilter f = PairFilter::ForPairs(splits.splits.size());
+  for (const TokenSplit& s : splits.splits) f.Add(s.left, s.right);
   return f;
 }
 
