@@ -157,7 +157,7 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
   std::vector<Piece> pieces;
-  pieces.reserve(proto.size() / 16);  // a piece takes 10 bytes or more
+  pieces.reserve(proto.size() / 8);
   uint64_t model_type = 1;  // UNIGRAM
   bool charsmap = false, denormalizer = false;
   bool read = ForEachField(proto, [&](uint32_t n, uint32_t t, uint64_t, std::string_view b) {
@@ -206,28 +206,32 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     if (sorted[i].text == sorted[i - 1].text) return false;  // defined twice
   }
   // _piece_model() with mtok_sentencepiece and piece types.
-  std::string& s = out->section;
-  size_t size = 13;
+  // One allocation, then each record copied in place.
+  size_t size = 10;
   for (const Piece& p : sorted) size += 15 + p.text.size();
-  s.reserve(size);
-  auto u32 = [&](uint32_t x) { char c[4]; std::memcpy(c, &x, 4); s.append(c, 4); };
-  s.push_back(static_cast<char>(model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe));
-  u32(out->pieces);
-  u32(out->unk_id);
-  s.push_back(static_cast<char>(code::kPieceHasUnk | code::kPieceSentencePiece |
-                                (out->byte_fallback ? code::kPieceByteFallback : 0)));
+  std::string& s = out->section;
+  s.resize(size);
+  char* w = s.data();
+  auto put = [&w](const void* v, size_t n) {
+    std::memcpy(w, v, n);
+    w += n;
+  };
+  const uint8_t code_byte = model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe;
+  const uint8_t flags = static_cast<uint8_t>(code::kPieceHasUnk | code::kPieceSentencePiece |
+                                             (out->byte_fallback ? code::kPieceByteFallback : 0));
+  put(&code_byte, 1);
+  put(&out->pieces, 4);
+  put(&out->unk_id, 4);
+  put(&flags, 1);
   for (const Piece& p : sorted) {
-    uint16_t len = static_cast<uint16_t>(p.text.size());
-    char c[2];
-    std::memcpy(c, &len, 2);
-    s.append(c, 2);
-    s.append(p.text);
-    u32(p.id);
-    double score = p.score;
-    char d[8];
-    std::memcpy(d, &score, 8);
-    s.append(d, 8);
-    s.push_back(static_cast<char>(p.type));
+    const uint16_t len = static_cast<uint16_t>(p.text.size());
+    const double score = p.score;
+    const uint8_t type = static_cast<uint8_t>(p.type);
+    put(&len, 2);
+    put(p.text.data(), p.text.size());
+    put(&p.id, 4);
+    put(&score, 8);
+    put(&type, 1);
   }
   return true;
 }
