@@ -4,40 +4,23 @@
 #include <cstring>
 #include <string_view>
 
+#include "common/sort_by_bytes.h"
 
 namespace mtok {
 
 namespace {
 
 // Ids of the tokens (non-empty) in the order of their bytes read forwards,
-// or backwards with `reversed` (equal bytes: lowest id first). A key of the
-// first (last) 8 bytes sorts most of them without reading a token.
+// or backwards with `reversed` (equal bytes: lowest id first).
 std::vector<uint32_t> SortedByBytes(const RawTables& raw, bool reversed) {
-  struct Key {
-    uint64_t prefix;
-    uint32_t id;
-  };
-  std::vector<Key> keys;
-  keys.reserve(raw.count);
+  std::vector<uint32_t> ids;
+  ids.reserve(raw.count);
   for (uint32_t id = 0; id < raw.count; ++id) {
-    const std::string_view t = raw.Token(id);
-    if (t.empty()) continue;
-    uint64_t k = 0;
-    for (size_t i = 0; i < 8; ++i) {
-      const size_t at = reversed ? t.size() - 1 - i : i;
-      k = (k << 8) | (i < t.size() ? static_cast<unsigned char>(t[at]) : 0);
-    }
-    keys.push_back({k, id});
+    if (!raw.Token(id).empty()) ids.push_back(id);
   }
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    const std::string_view x = raw.Token(a.id), y = raw.Token(b.id);
-    if (x == y) return a.id < b.id;
-    return reversed ? std::lexicographical_compare(x.rbegin(), x.rend(), y.rbegin(), y.rend()) : x < y;
-  });
-  std::vector<uint32_t> out(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) out[i] = keys[i].id;
-  return out;
+  SortByBytes(&ids, [&raw](uint32_t id) { return raw.Token(id); }, [](uint32_t a, uint32_t b) { return a < b; },
+              reversed);
+  return ids;
 }
 
 // A token that is a prefix (suffix) of the current one, and its length.
