@@ -42,14 +42,18 @@ bool Base64(std::string_view s, std::string* out) {
   return true;
 }
 
-// GPT-2's byte -> printable character table, as UTF-8.
+// GPT-2's byte -> printable character table, as UTF-8 (1 or 2 bytes).
 struct ByteChars {
-  std::string chars[256];
+  char chars[256][2];
+  uint8_t size[256];
   ByteChars() {
     uint32_t extra = 256;
     for (uint32_t b = 0; b < 256; ++b) {
       bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
-      utf8::append(chars[b], printable ? b : extra++);
+      std::string c;
+      utf8::append(c, printable ? b : extra++);
+      size[b] = static_cast<uint8_t>(c.size());
+      for (size_t i = 0; i < c.size(); ++i) chars[b][i] = c[i];
     }
   }
 };
@@ -61,7 +65,9 @@ bool Blank(char c) { return c == ' ' || c == '\t'; }
 bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens) {
   static const ByteChars table;
   DictVocab vocab;
-  std::string raw, text;
+  vocab.arena.reserve(data.size() * 3 / 2);  // base64 is 4/3 of the bytes, a character at most 2
+  vocab.entries.reserve(data.size() / 12);
+  std::string raw;
   bool single[256] = {};
   size_t pos = 0;
   while (pos < data.size()) {
@@ -84,11 +90,20 @@ bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t*
     while (i < line.size() && Blank(line[i])) ++i;
     // Anything else (a third field, other whitespace, signs, a bare '\r'): the Python reader decides.
     if (i != line.size() || rank >= kMaxTokenId || !Base64(b64, &raw) || raw.empty()) return false;
-    text.clear();
-    for (unsigned char c : raw) text += table.chars[c];
-    if (text.size() > 0xFFFF) return false;
+    // The token's characters, written straight into the vocab's arena.
+    const size_t at = vocab.arena.size();
+    vocab.arena.resize(at + 2 * raw.size());
+    char* w = vocab.arena.data() + at;
+    for (unsigned char c : raw) {
+      w[0] = table.chars[c][0];
+      w[1] = table.chars[c][1];
+      w += table.size[c];
+    }
+    const size_t size = static_cast<size_t>(w - (vocab.arena.data() + at));
+    vocab.arena.resize(at + size);
+    if (size > 0xFFFF) return false;
     if (raw.size() == 1) single[static_cast<unsigned char>(raw[0])] = true;
-    vocab.Add(text, static_cast<uint32_t>(rank));
+    vocab.entries.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(size), static_cast<uint32_t>(rank)});
   }
   for (bool present : single) {
     if (!present) return false;  // byte-level BPE needs all 256 bytes
