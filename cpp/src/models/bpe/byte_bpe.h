@@ -31,8 +31,8 @@ class ByteBpe {
   // (token_splits.h); empty otherwise. For export.
   RankSplits ComputeRankSplits() const;
   // The characters that fold for this model (char_fold.h); for export.
-  // `splits`: ComputeRankSplits().
-  CharFold ComputeCharFold(const RankSplits& splits) const;
+  // `splits`: ComputeRankSplits(); `filter`: ComputePairFilter()'s, or null.
+  CharFold ComputeCharFold(const RankSplits& splits, const PairFilter* filter) const;
   // The pairs that may merge (pair_filter.h), for export; empty when they
   // cannot be known.
   PairFilter ComputePairFilter(const RankSplits& splits) const;

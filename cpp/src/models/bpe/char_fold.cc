@@ -86,7 +86,7 @@ struct Steals {
 
 }  // namespace
 
-CharFold ByteBpe::ComputeCharFold(const RankSplits& splits) const {
+CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* filter) const {
   const RawTables& raw = *raw_;
   Steals steals(raw);
   if (rank_merges_) {
@@ -125,7 +125,10 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits) const {
       uint32_t best_rank = CharFold::kNone, best_merged = 0, r, m;
       for (size_t k = 0; k + 1 < n; ++k) {
         const uint32_t end = k + 2 < n ? start[k + 2] : static_cast<uint32_t>(bytes.size());
-        if (PairRank(bytes, start[k], id[k], id[k + 1], end, &r, &m) && r < best_rank) {
+        // The filter answers most pairs that do not merge from L2, before a
+        // probe of the multi-MB tables.
+        if ((filter == nullptr || filter->MayMerge(id[k], id[k + 1])) &&
+            PairRank(bytes, start[k], id[k], id[k + 1], end, &r, &m) && r < best_rank) {
           best = k;
           best_rank = r;
           best_merged = m;
