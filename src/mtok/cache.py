@@ -6,11 +6,11 @@ Layout under the cache folder (``$MTOK_CACHE_DIR``, default
 switches the cache off)::
 
     entries/<key>.mtok   the converted file
-    entries/<key>.json   its size, sha256 digest, stat at write time, source
+    entries/<key>.json   its size, blake2b digest, stat at write time, source
     sources/<id>.json    a source file's stat -> its key (the fast path)
 
 The key is a blake2b digest of the converter's version, the conversion
-options and the sha256 of every file conversion reads (the source, and
+options and the content of every file conversion reads (the source, and
 tokenizer_config.json, special_tokens_map.json and chat templates beside
 it). Hashing a large source costs tens of ms, so a later load takes the key
 from ``sources/`` when every file's (size, mtime, ctime, inode, device) is
@@ -29,13 +29,17 @@ oldest are removed when a new one is written.
 """
 
 import functools
-import hashlib
 import json
 import os
 import time
 import warnings
 
 from .errors import CacheWarning, FormatError
+
+try:  # CPython's own module; hashlib would also load OpenSSL (3.6 MB resident)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other Pythons
+    from hashlib import blake2b
 
 ENV_DIR = "MTOK_CACHE_DIR"
 ENV_MAX_MB = "MTOK_CACHE_MAX_MB"
@@ -72,7 +76,7 @@ def converter_fingerprint() -> str:
     version and the size and mtime of the converter's and writer's modules
     and the native module (stat only: reading them would cost the budget of
     a cached load)."""
-    h = hashlib.blake2b(digest_size=16)
+    h = blake2b(digest_size=16)
     from . import __version__, _native
 
     h.update(__version__.encode())
@@ -97,8 +101,7 @@ def _stat(path):
 
 
 def _digest(path) -> str:
-    # sha256: OpenSSL's uses the CPU's SHA instructions (2.5x blake2b's speed here).
-    h = hashlib.sha256()
+    h = blake2b(digest_size=32)
     with open(path, "rb") as f:
         while True:
             block = f.read(1 << 20)
@@ -161,13 +164,13 @@ def source_key(folder: str, source: str, options: dict) -> str:
     files = source_files(source)
     stats = [_stat(p) for p in files]
     tag = json.dumps([converter_fingerprint(), source, sorted(options.items())])
-    record_path = os.path.join(folder, "sources", hashlib.blake2b(tag.encode(), digest_size=16).hexdigest()
+    record_path = os.path.join(folder, "sources", blake2b(tag.encode(), digest_size=16).hexdigest()
                                + ".json")
     record = _read_json(record_path)
     if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
             and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
         return record["key"]
-    h = hashlib.blake2b(tag.encode(), digest_size=20)
+    h = blake2b(tag.encode(), digest_size=20)
     for path, st in zip(files, stats):
         h.update(f"\n{os.path.basename(path)}:{_digest(path) if st else '-'}".encode())
     key = h.hexdigest()
@@ -226,7 +229,7 @@ def store(folder: str, key: str, data: bytes, source: str):
     path, meta_path = entry_paths(folder, key)
     try:
         _write_atomic(path, data)
-        meta = {"size": len(data), "digest": hashlib.sha256(data).hexdigest(),
+        meta = {"size": len(data), "digest": blake2b(data, digest_size=32).hexdigest(),
                 "stat": _stat(path), "source": source, "created": time.time_ns()}
         _write_atomic(meta_path, json.dumps(meta).encode())
     except OSError as e:
