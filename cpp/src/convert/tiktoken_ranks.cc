@@ -1,6 +1,9 @@
 // The converter's fast path for .tiktoken rank files: parse_ranks() and
 // spec_from_ranks() of src/mtok/convert/tiktoken_file.py, and the model
 // section format/models.py writes for that spec.
+#include <algorithm>
+#include <iterator>
+
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "io/codes.h"
@@ -12,33 +15,37 @@ namespace {
 
 namespace code = codes::model;
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
+// The 6-bit value of each base64 character; -1 for the others.
+struct Base64Table {
+  int8_t value[256];
+  Base64Table() {
+    std::fill(std::begin(value), std::end(value), int8_t{-1});
+    const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int i = 0; i < 64; ++i) value[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
+  }
+};
 
 // base64.b64decode(s, validate=True): the alphabet, then '=' padding to a
 // multiple of four characters.
 bool Base64(std::string_view s, std::string* out) {
+  static const Base64Table table;
   if (s.empty() || s.size() % 4 != 0) return false;
   size_t pad = s.back() == '=' ? (s[s.size() - 2] == '=' ? 2 : 1) : 0;
-  out->clear();
+  out->resize(s.size() / 4 * 3);
+  char* w = out->data();
   uint32_t acc = 0;
   int bits = 0;
   for (size_t i = 0; i < s.size() - pad; ++i) {
-    int v = Base64Value(s[i]);
+    const int v = table.value[static_cast<unsigned char>(s[i])];
     if (v < 0) return false;
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+      *w++ = static_cast<char>((acc >> bits) & 0xFF);
     }
   }
+  out->resize(static_cast<size_t>(w - out->data()));
   return true;
 }
 
