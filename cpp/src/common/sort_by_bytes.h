@@ -38,26 +38,28 @@ inline unsigned KeyByte(const Key& k, int d) {
   return static_cast<unsigned>(((d < 8 ? k.hi : k.lo) >> (56 - 8 * (d & 7))) & 0xFF);
 }
 
-// MSD radix sort of keys [a, a + n) that agree on their first d bytes:
-// bucketed by byte d, each bucket sorted on from byte d + 1; small buckets,
-// and keys equal in all 16 bytes, by `less` (std::sort on the whole took
-// ~500 instructions a key on a 200k vocab).
+// MSD radix sort of the n keys at `in` that agree on their first d bytes,
+// the result left at `out` (`in` or the other buffer, of the same span):
+// bucketed by byte d into the other buffer, each bucket sorted on from
+// byte d + 1 with the buffers' roles swapped; small buckets, and keys equal
+// in all 16 bytes, by `less` (std::sort on the whole took ~500 instructions
+// a key on a 200k vocab).
 template <typename Less>
-void RadixSort(Key* a, size_t n, int d, Key* tmp, const Less& less) {
+void RadixSort(Key* in, Key* other, Key* out, size_t n, int d, const Less& less) {
   if (n < 32 || d == 16) {
-    std::sort(a, a + n, less);
+    std::sort(in, in + n, less);
+    if (out != in) std::copy(in, in + n, out);
     return;
   }
   size_t start[257] = {};
-  for (size_t i = 0; i < n; ++i) ++start[KeyByte(a[i], d) + 1];
+  for (size_t i = 0; i < n; ++i) ++start[KeyByte(in[i], d) + 1];
   for (int b = 0; b < 256; ++b) start[b + 1] += start[b];
   size_t at[256];
   std::copy(start, start + 256, at);
-  for (size_t i = 0; i < n; ++i) tmp[at[KeyByte(a[i], d)]++] = a[i];
-  std::copy(tmp, tmp + n, a);
+  for (size_t i = 0; i < n; ++i) other[at[KeyByte(in[i], d)]++] = in[i];
   for (int b = 0; b < 256; ++b) {
-    const size_t m = start[b + 1] - start[b];
-    if (m > 1) RadixSort(a + start[b], m, d + 1, tmp, less);
+    const size_t s = start[b], m = start[b + 1] - s;
+    if (m > 0) RadixSort(other + s, in + s, out + s, m, d + 1, less);
   }
 }
 
@@ -84,7 +86,7 @@ void SortByBytes(std::vector<T>* items, BytesOf bytes_of, Tie tie, bool reversed
     return reversed ? std::lexicographical_compare(p.rbegin(), p.rend(), q.rbegin(), q.rend()) : p < q;
   };
   std::vector<Key> tmp(keys.size());
-  sort_detail::RadixSort(keys.data(), keys.size(), 0, tmp.data(), less);
+  sort_detail::RadixSort(keys.data(), tmp.data(), keys.data(), keys.size(), 0, less);
   std::vector<T> sorted;
   sorted.reserve(items->size());
   for (const Key& k : keys) sorted.push_back((*items)[k.at]);
