@@ -14,6 +14,7 @@ the clock starts. The rounds interleave the libraries. The .pyc files of
 src/mtok are compiled first, as an installed package has them.
 
     PYTHONPATH=src:tests python -m bench.source_load [--rounds 3] [--tokenizers a,b]
+        [--formats .model,.tiktoken] [--before ../other/src]
 """
 
 import argparse
@@ -92,16 +93,25 @@ def _child(lib, path, encoding, env, python=sys.executable):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run(rounds=3, names=None, log=print, src=REPO / "src") -> list:
+def run(rounds=3, names=None, log=print, src=REPO / "src", before=None, formats=None) -> list:
     from bench import rc3
 
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(src) / "mtok")], check=False)
+    for folder in [src] + ([before] if before else []):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(folder) / "mtok")], check=False)
     env = dict(os.environ, PYTHONPATH=str(src))
     rows = []
     for name, kind, path, ref, encoding in sources(names):
+        if formats and kind not in formats:
+            continue
         got = {"ref": [], "first": [], "cached": []}
+        if before:
+            got["before"] = []
         python = str(rc3.PYTHON) if ref == "tokenizers" else sys.executable
         for _ in range(rounds):
+            if before:  # another checkout's first load, in the same round
+                with tempfile.TemporaryDirectory(prefix="mtok-load-cache-") as cache:
+                    got["before"].append(_child("mtok", path, encoding,
+                                                dict(env, PYTHONPATH=str(before), MTOK_CACHE_DIR=cache)))
             with tempfile.TemporaryDirectory(prefix="mtok-load-cache-") as cache:
                 mtok_env = dict(env, MTOK_CACHE_DIR=cache)
                 got["first"].append(_child("mtok", path, encoding, mtok_env))
@@ -128,8 +138,11 @@ def format_row(r) -> str:
     ratio = ""
     if r.get("first_cpu_ms") and r.get("ref_cpu_ms"):
         ratio = f"{r['first_cpu_ms'] / r['ref_cpu_ms']:.2f}"
+    before = ""
+    if "before_cpu_ms" in r or "before_error" in r:
+        before = f"{cell('before', 'cpu_ms', '{:.0f}')} | "
     return (f"| {r['tokenizer']} | {r['format']} | {r['reference']} | {cell('ref', 'cpu_ms', '{:.0f}')} "
-            f"({cell('ref', 'wall_ms', '{:.0f}')}) | {cell('first', 'cpu_ms', '{:.0f}')} "
+            f"({cell('ref', 'wall_ms', '{:.0f}')}) | {before}{cell('first', 'cpu_ms', '{:.0f}')} "
             f"({cell('first', 'wall_ms', '{:.0f}')}) | {ratio} | {cell('cached', 'cpu_ms', '{:.1f}')} "
             f"({cell('cached', 'wall_ms', '{:.1f}')}) | {cell('ref', 'rss_mb', '{:.0f}')} | "
             f"{cell('first', 'rss_mb', '{:.0f}')} | {cell('cached', 'rss_mb', '{:.0f}')} |")
@@ -147,9 +160,15 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=None, help="write the rows as JSON here")
     p.add_argument("--src", default=str(REPO / "src"),
                    help="the folder holding the mtok package to time (another checkout's src/ for a before/after)")
+    p.add_argument("--before", default=None,
+                   help="another checkout's src/ (with its own native module) whose first load is timed in the "
+                        "same rounds: a 'before' column")
+    p.add_argument("--formats", default="", help="comma-separated: tokenizer.json, .model, .tiktoken")
     args = p.parse_args(argv)
-    print(HEADER)
-    rows = run(args.rounds, [n for n in args.tokenizers.split(",") if n] or None, src=args.src)
+    print(HEADER if not args.before else HEADER.replace("| mtok first", "| before ms CPU | mtok first")
+          .replace("|---|---|---|---|---|", "|---|---|---|---|---|---|", 1))
+    rows = run(args.rounds, [n for n in args.tokenizers.split(",") if n] or None, src=args.src,
+               before=args.before, formats=[f for f in args.formats.split(",") if f] or None)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
     return 0

@@ -7,7 +7,6 @@ bytes go to the on-disk cache (mtok.cache) so later loads only map a file.
 """
 
 import functools
-import hashlib
 import lzma
 import os
 import threading
@@ -46,7 +45,7 @@ def _load(name: str) -> Tokenizer:
     folder = cache.cache_dir()
     if folder is None:
         return Tokenizer.from_bytes(build())
-    key = hashlib.blake2b(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode(),
+    key = cache.blake2b(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode(),
                           digest_size=20).hexdigest()
     return cache.load(folder, key, build, source=f"built-in encoding {name}", tokenizer=Tokenizer)
 
@@ -71,6 +70,8 @@ def _ranks(base: str, digest: str) -> dict:
 
 
 def _rank_file(base: str, digest: str) -> bytes:
+    import hashlib  # here: it loads OpenSSL
+
     with lzma.open(os.path.join(_DATA_DIR, base + ".tiktoken.xz")) as f:
         raw = f.read()
     if hashlib.sha256(raw).hexdigest() != digest:

@@ -15,9 +15,10 @@ class HashIndex {
  public:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
 
-  // Builds the index of ids [0, n) for which key_of(id) has data.
+  // Builds the index of ids [0, n) for which key_of(id) has data. With
+  // `distinct`, the caller knows no two keys are equal: inserts compare none.
   template <typename KeyOf>
-  void Build(uint32_t n, KeyOf key_of) {
+  void Build(uint32_t n, KeyOf key_of, bool distinct = false) {
     size_t count = 0;
     for (uint32_t id = 0; id < n; ++id) count += key_of(id).data() != nullptr;
     owned_.assign(TableCapacity(count), kEmpty);
@@ -32,7 +33,7 @@ class HashIndex {
           owned_[i] = id;
           break;
         }
-        if (key_of(owned_[i]) == k) break;  // a repeated key keeps its lowest id
+        if (!distinct && key_of(owned_[i]) == k) break;  // a repeated key keeps its lowest id
         i = (i + 1) & mask_;
       }
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/flat_hash.h"
+#include "common/sort_by_bytes.h"
 
 namespace mtok::convert {
 
@@ -75,17 +76,22 @@ struct DictVocab {
     entries.push_back({static_cast<uint32_t>(arena.size()), static_cast<uint32_t>(token.size()), id});
     arena += token;
   }
-  // Checks ids (each once), sorts by token, indexes; false when an id or a
-  // token is there twice (Python's dict would keep the last token: not taken).
-  bool Finish() {
+  // Checks ids (each once), sorts by token and (with `index`) indexes for
+  // Find; false when an id or a token is there twice (Python's dict would
+  // keep the last token: not taken).
+  bool Finish(bool index = true) {
     std::vector<uint8_t> used(kMaxTokenId / 8, 0);
     for (const auto& e : entries) {
       if (e.id >= kMaxTokenId || (used[e.id >> 3] & (1u << (e.id & 7)))) return false;
       used[e.id >> 3] |= static_cast<uint8_t>(1u << (e.id & 7));
     }
-    std::sort(entries.begin(), entries.end(),
-              [&](const Entry& a, const Entry& b) { return Token(a) < Token(b); });
-    return Index();
+    SortByBytes(&entries, [&](const Entry& e) { return Token(e); },
+                [](const Entry& a, const Entry& b) { return a.id < b.id; });
+    if (index) return Index();
+    for (size_t k = 1; k < entries.size(); ++k) {
+      if (Token(entries[k]) == Token(entries[k - 1])) return false;
+    }
+    return true;
   }
 };
 

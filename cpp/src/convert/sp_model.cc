@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/sort_by_bytes.h"
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "io/codes.h"
@@ -89,6 +90,7 @@ struct Piece {
   std::string_view text;
   float score = 0;
   uint32_t type = kNormal;
+  uint32_t id = 0;
 };
 
 bool ReadPiece(std::string_view msg, Piece* p) {
@@ -155,6 +157,7 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
   std::vector<Piece> pieces;
+  pieces.reserve(proto.size() / 8);
   uint64_t model_type = 1;  // UNIGRAM
   bool charsmap = false, denormalizer = false;
   bool read = ForEachField(proto, [&](uint32_t n, uint32_t t, uint64_t, std::string_view b) {
@@ -163,6 +166,7 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     if (n == 1) {
       Piece p;
       if (!ReadPiece(b, &p)) return false;
+      p.id = static_cast<uint32_t>(pieces.size());
       pieces.push_back(p);
     } else if (n == 2) {
       if (!ReadTrainer(b, out, &model_type)) return false;  // a repeated message merges
@@ -186,15 +190,6 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     if (p.type == kControl) out->control.emplace_back(p.text);
   }
   if (unknowns != 1) return false;
-  std::vector<uint32_t> order(pieces.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t c) {
-    int cmp = pieces[a].text.compare(pieces[c].text);
-    return cmp != 0 ? cmp < 0 : a < c;
-  });
-  for (size_t i = 1; i < order.size(); ++i) {
-    if (pieces[order[i]].text == pieces[order[i - 1]].text) return false;  // defined twice
-  }
   out->kind = model_type == 1 ? "Unigram" : "SentencePieceBPE";
   out->pieces = static_cast<uint32_t>(pieces.size());
   auto piece_at = [&](int32_t id) {
@@ -203,27 +198,40 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
   out->unk_piece = piece_at(static_cast<int32_t>(out->unk_id));
   out->bos_piece = piece_at(out->bos_id);
   out->eos_piece = piece_at(out->eos_id);
+  // Sorted by text, and read in that order below (reading them by id in
+  // sorted order missed the cache at every piece).
+  std::vector<Piece>& sorted = pieces;
+  SortByBytes(&sorted, [](const Piece& p) { return p.text; }, [](const Piece& a, const Piece& c) { return a.id < c.id; });
+  for (size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].text == sorted[i - 1].text) return false;  // defined twice
+  }
   // _piece_model() with mtok_sentencepiece and piece types.
+  // One allocation, then each record copied in place.
+  size_t size = 10;
+  for (const Piece& p : sorted) size += 15 + p.text.size();
   std::string& s = out->section;
-  auto u32 = [&](uint32_t x) { char c[4]; std::memcpy(c, &x, 4); s.append(c, 4); };
-  s.push_back(static_cast<char>(model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe));
-  u32(out->pieces);
-  u32(out->unk_id);
-  s.push_back(static_cast<char>(code::kPieceHasUnk | code::kPieceSentencePiece |
-                                (out->byte_fallback ? code::kPieceByteFallback : 0)));
-  for (uint32_t id : order) {
-    const Piece& p = pieces[id];
-    uint16_t len = static_cast<uint16_t>(p.text.size());
-    char c[2];
-    std::memcpy(c, &len, 2);
-    s.append(c, 2);
-    s.append(p.text);
-    u32(id);
-    double score = p.score;
-    char d[8];
-    std::memcpy(d, &score, 8);
-    s.append(d, 8);
-    s.push_back(static_cast<char>(p.type));
+  s.resize(size);
+  char* w = s.data();
+  auto put = [&w](const void* v, size_t n) {
+    std::memcpy(w, v, n);
+    w += n;
+  };
+  const uint8_t code_byte = model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe;
+  const uint8_t flags = static_cast<uint8_t>(code::kPieceHasUnk | code::kPieceSentencePiece |
+                                             (out->byte_fallback ? code::kPieceByteFallback : 0));
+  put(&code_byte, 1);
+  put(&out->pieces, 4);
+  put(&out->unk_id, 4);
+  put(&flags, 1);
+  for (const Piece& p : sorted) {
+    const uint16_t len = static_cast<uint16_t>(p.text.size());
+    const double score = p.score;
+    const uint8_t type = static_cast<uint8_t>(p.type);
+    put(&len, 2);
+    put(p.text.data(), p.text.size());
+    put(&p.id, 4);
+    put(&score, 8);
+    put(&type, 1);
   }
   return true;
 }

@@ -1,6 +1,9 @@
 // The converter's fast path for .tiktoken rank files: parse_ranks() and
 // spec_from_ranks() of src/mtok/convert/tiktoken_file.py, and the model
 // section format/models.py writes for that spec.
+#include <algorithm>
+#include <iterator>
+
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "io/codes.h"
@@ -12,44 +15,52 @@ namespace {
 
 namespace code = codes::model;
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
+// The 6-bit value of each base64 character; -1 for the others.
+struct Base64Table {
+  int8_t value[256];
+  Base64Table() {
+    std::fill(std::begin(value), std::end(value), int8_t{-1});
+    const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int i = 0; i < 64; ++i) value[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
+  }
+};
 
 // base64.b64decode(s, validate=True): the alphabet, then '=' padding to a
 // multiple of four characters.
 bool Base64(std::string_view s, std::string* out) {
+  static const Base64Table table;
   if (s.empty() || s.size() % 4 != 0) return false;
   size_t pad = s.back() == '=' ? (s[s.size() - 2] == '=' ? 2 : 1) : 0;
-  out->clear();
+  out->resize(s.size() / 4 * 3);
+  char* w = out->data();
   uint32_t acc = 0;
   int bits = 0;
   for (size_t i = 0; i < s.size() - pad; ++i) {
-    int v = Base64Value(s[i]);
+    const int v = table.value[static_cast<unsigned char>(s[i])];
     if (v < 0) return false;
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+      *w++ = static_cast<char>((acc >> bits) & 0xFF);
     }
   }
+  out->resize(static_cast<size_t>(w - out->data()));
   return true;
 }
 
-// GPT-2's byte -> printable character table, as UTF-8.
+// GPT-2's byte -> printable character table, as UTF-8 (1 or 2 bytes).
 struct ByteChars {
-  std::string chars[256];
+  char chars[256][2];
+  uint8_t size[256];
   ByteChars() {
     uint32_t extra = 256;
     for (uint32_t b = 0; b < 256; ++b) {
       bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
-      utf8::append(chars[b], printable ? b : extra++);
+      std::string c;
+      utf8::append(c, printable ? b : extra++);
+      size[b] = static_cast<uint8_t>(c.size());
+      for (size_t i = 0; i < c.size(); ++i) chars[b][i] = c[i];
     }
   }
 };
@@ -61,7 +72,9 @@ bool Blank(char c) { return c == ' ' || c == '\t'; }
 bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens) {
   static const ByteChars table;
   DictVocab vocab;
-  std::string raw, text;
+  vocab.arena.reserve(data.size() * 3 / 2);  // base64 is 4/3 of the bytes, a character at most 2
+  vocab.entries.reserve(data.size() / 12);
+  std::string raw;
   bool single[256] = {};
   size_t pos = 0;
   while (pos < data.size()) {
@@ -84,16 +97,25 @@ bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t*
     while (i < line.size() && Blank(line[i])) ++i;
     // Anything else (a third field, other whitespace, signs, a bare '\r'): the Python reader decides.
     if (i != line.size() || rank >= kMaxTokenId || !Base64(b64, &raw) || raw.empty()) return false;
-    text.clear();
-    for (unsigned char c : raw) text += table.chars[c];
-    if (text.size() > 0xFFFF) return false;
+    // The token's characters, written straight into the vocab's arena.
+    const size_t at = vocab.arena.size();
+    vocab.arena.resize(at + 2 * raw.size());
+    char* w = vocab.arena.data() + at;
+    for (unsigned char c : raw) {
+      w[0] = table.chars[c][0];
+      w[1] = table.chars[c][1];
+      w += table.size[c];
+    }
+    const size_t size = static_cast<size_t>(w - (vocab.arena.data() + at));
+    vocab.arena.resize(at + size);
+    if (size > 0xFFFF) return false;
     if (raw.size() == 1) single[static_cast<unsigned char>(raw[0])] = true;
-    vocab.Add(text, static_cast<uint32_t>(rank));
+    vocab.entries.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(size), static_cast<uint32_t>(rank)});
   }
   for (bool present : single) {
     if (!present) return false;  // byte-level BPE needs all 256 bytes
   }
-  if (vocab.entries.empty() || !vocab.Finish()) return false;  // a token or rank twice
+  if (vocab.entries.empty() || !vocab.Finish(/*index=*/false)) return false;  // a token or rank twice
   // _bpe() with mtok_rank_merges and ignore_merges: the full code, no merges.
   Sink w;
   w.u8(code::kBpeFull);

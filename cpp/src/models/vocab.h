@@ -33,9 +33,16 @@ class Vocab {
     if (by_id_[id].data() != nullptr) return false;
     by_id_[id] = token;
     ++count_;
-    if (!mapped_) Index(id);
+    // Files list tokens in byte order: one above the last added is none of
+    // them, and its insert needs no comparison (each costs cache misses).
+    const bool fresh = ascending_ && (count_ == 1 || token > last_);
+    ascending_ = fresh;
+    last_ = token;
+    if (!mapped_) Index(id, fresh);
     return true;
   }
+  // True while every token added came above the one before: they are distinct.
+  bool ascending() const { return ascending_ && records_.offsets == nullptr; }
   void Reserve(size_t n) {
     by_id_.reserve(n);
     if (!mapped_ && slots_.size() < TableCapacity(n)) Rehash(TableCapacity(n));
@@ -116,7 +123,8 @@ class Vocab {
   }
 
  private:
-  void Index(uint32_t id) {
+  // `fresh`: the token is known to be in no slot yet.
+  void Index(uint32_t id, bool fresh) {
     if ((count_ + 1) * 2 > slots_.size()) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
     std::string_view k = by_id_[id];
     for (size_t i = HashBytes(k.data(), k.size()) & mask_;; i = (i + 1) & mask_) {
@@ -124,7 +132,7 @@ class Vocab {
         slots_[i] = id;
         return;
       }
-      if (by_id_[slots_[i]] == k) return;  // a repeated token keeps its first id
+      if (!fresh && by_id_[slots_[i]] == k) return;  // a repeated token keeps its first id
     }
   }
   void Rehash(size_t capacity) {
@@ -166,6 +174,8 @@ class Vocab {
   size_t mask_ = 0;
   HashIndex index_;              // mapped index
   bool mapped_ = false;
+  bool ascending_ = true;
+  std::string_view last_;
   uint32_t count_ = 0;
 };
 

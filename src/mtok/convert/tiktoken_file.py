@@ -7,7 +7,6 @@ text (tiktoken drops what no alternative matches): Split(invert, Removed).
 """
 
 import base64
-import hashlib
 
 from ..errors import FormatError
 from .openai_encodings import BY_HASH, ENCODING_SPECS
@@ -100,6 +99,8 @@ def load_tiktoken_file(path: str, pattern: str = None, special_tokens: dict = No
     any other file needs `pattern` (and usually `special_tokens`). With
     `native`, the model section may come written by the native reader (for
     the .mtok writer only)."""
+    import hashlib  # here, not for every format's detection: it loads OpenSSL
+
     with open(path, "rb") as f:
         data = f.read()
     digest = hashlib.sha256(data).hexdigest()

@@ -9,7 +9,6 @@ thread finishes on the one it started with.
 """
 
 import collections
-import hashlib
 import json
 import threading
 
@@ -54,6 +53,8 @@ class HFSurface:
         parser may land an ulp away and flip a Unigram tie)."""
         if not isinstance(json_str, str):
             raise TypeError("from_str expects the tokenizer.json text as a str")
+        import hashlib  # here: it loads OpenSSL (3.6 MB resident), which a load from a file never needs
+
         key = (hashlib.sha256(json_str.encode("utf-8", "surrogatepass")).digest(), file_floats)
         with _compiled_lock:
             hit = _compiled.get(key)

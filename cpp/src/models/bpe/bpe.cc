@@ -99,8 +99,10 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawBytes, RawBytesPayload(tables_.raw));
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
-      out->emplace_back(codes::tag::kCharFold, byte_bpe_->ComputeCharFold().Payload());
-      PairFilter filter = byte_bpe_->ComputePairFilter();
+      const RankSplits splits = byte_bpe_->ComputeRankSplits();
+      PairFilter filter = byte_bpe_->ComputePairFilter(splits);
+      out->emplace_back(codes::tag::kCharFold,
+                        byte_bpe_->ComputeCharFold(splits, filter.empty() ? nullptr : &filter).Payload());
       if (!filter.empty()) out->emplace_back(codes::tag::kPairFilter, filter.Payload());
       if (!opt_.ignore_merges)  // with it, every token found is emitted anyway
         out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload());

@@ -12,18 +12,33 @@ namespace mtok {
 
 namespace {
 
-// Raw bytes of a byte-level token string; false when a character is outside
-// the byte-level alphabet (such tokens cannot come out of byte-level BPE).
-bool TokenBytes(std::string_view token, std::string* out) {
-  out->clear();
+// Appends the raw bytes of a byte-level token string to *out; false (and
+// *out as it was) when a character is outside the byte-level alphabet (such
+// tokens cannot come out of byte-level BPE). The alphabet is U+0021-U+0143:
+// one or two UTF-8 bytes, decoded here without a general decoder.
+bool AppendTokenBytes(std::string_view token, std::string* out) {
+  const size_t at = out->size();
+  out->resize(at + token.size());
+  char* w = out->data() + at;
+  const auto& chars = byte_level::tables().char_to_byte;
   for (size_t i = 0; i < token.size();) {
-    int len;
-    char32_t c = utf8::decode(token, i, &len);
-    int b = byte_level::CharToByte(c);
-    if (b < 0) return false;
-    out->push_back(static_cast<char>(b));
-    i += len;
+    const auto c = static_cast<unsigned char>(token[i]);
+    int b = -1;
+    if (c < 0x80) {
+      b = chars[c];
+      i += 1;
+    } else if (c >= 0xC2 && c <= 0xC5 && i + 1 < token.size() &&
+               (static_cast<unsigned char>(token[i + 1]) & 0xC0) == 0x80) {
+      b = chars[((c & 0x1Fu) << 6) | (static_cast<unsigned char>(token[i + 1]) & 0x3Fu)];
+      i += 2;
+    }
+    if (b < 0) {
+      out->resize(at);
+      return false;
+    }
+    *w++ = static_cast<char>(b);
   }
+  out->resize(static_cast<size_t>(w - out->data()));
   return true;
 }
 
@@ -43,19 +58,21 @@ constexpr size_t kKeepScratch = size_t{4} << 20;
 void BuildRawTables(const Vocab& vocab, RawTables* t) {
   t->count = vocab.id_limit();
   t->owned_offsets.assign(size_t(t->count) + 1, 0);
-  std::string raw;
   for (uint32_t id = 0; id < t->count; ++id) {
     t->owned_offsets[id] = static_cast<uint32_t>(t->owned_bytes.size());
-    if (vocab.Has(id) && TokenBytes(vocab.Token(id), &raw)) t->owned_bytes += raw;
+    const std::string_view token = vocab.Token(id);
+    if (token.data() != nullptr) AppendTokenBytes(token, &t->owned_bytes);
   }
   t->owned_offsets[t->count] = static_cast<uint32_t>(t->owned_bytes.size());
   t->offsets = t->owned_offsets.data();
   t->bytes = t->owned_bytes.data();
   t->bytes_size = static_cast<uint32_t>(t->owned_bytes.size());
+  // Distinct tokens have distinct bytes (the alphabet maps each byte to its
+  // own character).
   t->index.Build(t->count, [t](uint32_t id) {
     std::string_view k = t->Token(id);
     return k.empty() ? std::string_view() : k;
-  });
+  }, vocab.ascending());
   t->IndexLengths();
 }
 
@@ -109,23 +126,18 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
   return pairs_->Find(a_id, b_id, rank, merged);
 }
 
-PairFilter ByteBpe::ComputePairFilter() const {
+RankSplits ByteBpe::ComputeRankSplits() const {
+  return rank_merges_ ? mtok::ComputeRankSplits(*raw_) : RankSplits();
+}
+
+PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
   if (!rank_merges_) return pairs_->capacity() > 0 ? PairFilter::Build(*pairs_) : PairFilter();
   // tiktoken: a pair merges when its bytes joined are a token. The merge
   // loop holds the ids Find gives for a symbol's bytes, so the pairs are
   // known only when no two ids share their bytes.
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  for (uint32_t id = 0; id < raw_->count; ++id) {
-    const std::string_view t = raw_->Token(id);
-    uint32_t a, b;
-    if (t.empty()) continue;
-    if (!raw_->Find(t, &a) || a != id) return PairFilter();
-    for (size_t k = 1; k < t.size(); ++k) {
-      if (raw_->Find(t.substr(0, k), &a) && raw_->Find(t.substr(k), &b)) pairs.emplace_back(a, b);
-    }
-  }
-  PairFilter f = PairFilter::ForPairs(pairs.size());
-  for (const auto& [a, b] : pairs) f.Add(a, b);
+  if (!splits.ids_unique) return PairFilter();
+  PairFilter f = PairFilter::ForPairs(splits.splits.size());
+  for (const TokenSplit& s : splits.splits) f.Add(s.left, s.right);
   return f;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/bpe/bpe.h"
+#include "models/bpe/token_splits.h"
 #include "models/bpe/whole_tokens.h"
 
 namespace mtok {
@@ -26,11 +27,15 @@ class ByteBpe {
   // Makes the calling thread's pair memo ahead of its first merge.
   void PrepareThread() const;
 
-  // The characters that fold for this model (char_fold.h); slow, for export.
-  CharFold ComputeCharFold() const;
+  // With rank merges, the splits of the tokens that the two below read
+  // (token_splits.h); empty otherwise. For export.
+  RankSplits ComputeRankSplits() const;
+  // The characters that fold for this model (char_fold.h); for export.
+  // `splits`: ComputeRankSplits(); `filter`: ComputePairFilter()'s, or null.
+  CharFold ComputeCharFold(const RankSplits& splits, const PairFilter* filter) const;
   // The pairs that may merge (pair_filter.h), for export; empty when they
   // cannot be known.
-  PairFilter ComputePairFilter() const;
+  PairFilter ComputePairFilter(const RankSplits& splits) const;
   // The tokens that merge into themselves (whole_tokens.h); for export, and
   // only worth storing without ignore_merges.
   WholeTokens ComputeWholeTokens() const;

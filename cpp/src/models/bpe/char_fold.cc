@@ -75,7 +75,10 @@ struct Steals {
   void Add(const RawTables& raw, uint32_t left, uint32_t right, uint32_t rank) {
     const std::string_view a = raw.Token(left), b = raw.Token(right);
     if (a.empty() || b.empty()) return;
-    const auto last = static_cast<unsigned char>(a.back()), first = static_cast<unsigned char>(b[0]);
+    Add(left, right, static_cast<unsigned char>(a.back()), static_cast<unsigned char>(b[0]), rank);
+  }
+  // `last`: left's last byte; `first`: right's first.
+  void Add(uint32_t left, uint32_t right, unsigned char last, unsigned char first, uint32_t rank) {
     if (last < 0xC0) from_left[right] = std::min(from_left[right], rank);
     if (first < 0x80 || first >= 0xC2) from_right[left] = std::min(from_right[left], rank);
   }
@@ -83,20 +86,17 @@ struct Steals {
 
 }  // namespace
 
-CharFold ByteBpe::ComputeCharFold() const {
+CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* filter) const {
   const RawTables& raw = *raw_;
   Steals steals(raw);
   if (rank_merges_) {
     // tiktoken: every split of a token into two tokens is a merge ranked
-    // by the whole token's id.
-    for (uint32_t id = 0; id < raw.count; ++id) {
-      const std::string_view t = raw.Token(id);
-      uint32_t a, b, found;
-      // Bytes that several ids share merge into the lowest of them.
-      if (t.size() < 2 || !raw.Find(t, &found) || found != id) continue;
-      for (size_t k = 1; k < t.size(); ++k) {
-        if (raw.Find(t.substr(0, k), &a) && raw.Find(t.substr(k), &b)) steals.Add(raw, a, b, id);
-      }
+    // by the whole token's id (bytes that several ids share merge into the
+    // lowest of them: the splits are of that one).
+    for (const TokenSplit& s : splits.splits) {
+      const std::string_view t = raw.Token(s.token);
+      steals.Add(s.left, s.right, static_cast<unsigned char>(t[s.at - 1]), static_cast<unsigned char>(t[s.at]),
+                 s.token);
     }
   } else {
     for (size_t i = 0; i < pairs_->capacity(); ++i) {
@@ -125,7 +125,10 @@ CharFold ByteBpe::ComputeCharFold() const {
       uint32_t best_rank = CharFold::kNone, best_merged = 0, r, m;
       for (size_t k = 0; k + 1 < n; ++k) {
         const uint32_t end = k + 2 < n ? start[k + 2] : static_cast<uint32_t>(bytes.size());
-        if (PairRank(bytes, start[k], id[k], id[k + 1], end, &r, &m) && r < best_rank) {
+        // The filter answers most pairs that do not merge from L2, before a
+        // probe of the multi-MB tables.
+        if ((filter == nullptr || filter->MayMerge(id[k], id[k + 1])) &&
+            PairRank(bytes, start[k], id[k], id[k + 1], end, &r, &m) && r < best_rank) {
           best = k;
           best_rank = r;
           best_merged = m;
