@@ -109,6 +109,9 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   if (!tables->fold.empty()) b->fold_ = &tables->fold;
   if (!tables->whole.empty()) b->whole_ = &tables->whole;
   if (!tables->pair_filter.empty()) b->filter_ = &tables->pair_filter;
+  static_assert(std::atomic<uint64_t>::is_always_lock_free, "byte-pair entries are plain words");
+  b->byte_pairs_.reset(static_cast<std::atomic<uint64_t>*>(std::calloc(size_t{1} << 16, sizeof(uint64_t))));
+  if (!b->byte_pairs_) throw std::bad_alloc();
   return b;
 }
 
@@ -128,6 +131,16 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
 
 RankSplits ByteBpe::ComputeRankSplits() const {
   return rank_merges_ ? mtok::ComputeRankSplits(*raw_) : RankSplits();
+}
+
+uint64_t ByteBpe::FillBytePair(unsigned char b0, unsigned char b1, std::atomic<uint64_t>* e) const {
+  const char bytes[2] = {static_cast<char>(b0), static_cast<char>(b1)};
+  uint32_t rank, merged;
+  uint64_t v = uint64_t{kNoBytePair} << 32;
+  if (PairRank(std::string_view(bytes, 2), 0, byte_id_[b0], byte_id_[b1], 2, &rank, &merged))
+    v = rank < kNoBytePair - 1 ? uint64_t{rank + 1} << 32 | merged : 1;
+  e->store(v, std::memory_order_relaxed);
+  return v;
 }
 
 PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
@@ -159,13 +172,18 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
 
 void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
   if (s.size() <= kSmallPiece) {
-    Part parts[kSmallPiece];  // on the stack: no thread_local lookup, no vector
+    // On the stack: no thread_local lookup, no vector. parts[n] only
+    // marks the end (its start is s.size()).
+    Part parts[kSmallPiece + 1];
     uint32_t key[kSmallPiece];
     size_t n = 0;
     for (size_t i = 0, len; i < s.size(); i += len, ++n) {
       parts[n].start = static_cast<uint32_t>(i);
       parts[n].id = FirstSymbol(s, i, &len);
+      parts[n].prev = static_cast<uint8_t>(n - 1);
+      parts[n].next = static_cast<uint8_t>(n + 1);
     }
+    parts[n].start = static_cast<uint32_t>(s.size());
     if (MergeSmall(s, parts, key, n)) {
       for (size_t i = 0; i < n; i = parts[i].next) out->push_back(parts[i].id);
       return;
@@ -179,7 +197,7 @@ void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
 // leaves a hole: parts are linked, so nothing moves, and the hole's key
 // never wins again.
 bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const {
-  auto end_of = [&](size_t j) { return j < n ? parts[j].start : static_cast<uint32_t>(s.size()); };
+  auto end_of = [&](size_t j) { return parts[j].start; };  // j <= n
   // First-seen words look up pairs that other words looked up moments
   // ago (the byte pairs of a script's letters): the thread's memo answers
   // those from L2 instead of a table of several MB.
@@ -199,12 +217,24 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
       else rank_too_large = true;
     }
   };
-  for (size_t i = 0; i < n; ++i) {
-    parts[i].prev = static_cast<uint8_t>(i - 1);
-    parts[i].next = static_cast<uint8_t>(i + 1);
+  for (size_t i = n - 1; i < merge_key::RoundUp4(n); ++i) key[i] = merge_key::kNone;
+  for (size_t i = 0; i + 1 < n; ++i) {
+    // Two raw bytes (a folded character is longer): the byte-pair table.
+    uint32_t rank;
+    const int known = parts[i + 1].start - parts[i].start == 1 && end_of(i + 2) - parts[i + 1].start == 1
+                          ? BytePair(s, parts[i].start, &rank, &parts[i].merged)
+                          : -1;
+    if (known < 0) {
+      update(i);
+    } else if (known == 0) {
+      key[i] = merge_key::kNone;
+    } else if (rank < merge_key::kRanks) {
+      key[i] = merge_key::Make(rank, static_cast<uint32_t>(i));
+    } else {
+      key[i] = merge_key::kNone;
+      rank_too_large = true;
+    }
   }
-  for (size_t i = n; i < merge_key::RoundUp4(n); ++i) key[i] = merge_key::kNone;
-  for (size_t i = 0; i < n; ++i) update(i);
   // Part 0 is never merged away (a merge removes its right symbol), so
   // the list always starts there.
   for (uint32_t k; (k = merge_key::Lowest(key, n)) != merge_key::kNone;) {
@@ -300,7 +330,10 @@ void ByteBpe::MergeLarge(std::string_view s, std::vector<uint32_t>* out) const {
   queue.Clear();
   uint32_t rank, merged;
   for (int32_t i = 0; syms[i].next >= 0; i = syms[i].next) {
-    if (pair(i, syms[i].next, &rank, &merged)) queue.Push(rank, static_cast<uint32_t>(i));
+    const int32_t j = syms[i].next;
+    const bool bytes = j == i + 1 && (syms[j].next < 0 ? static_cast<size_t>(j) + 1 == n : syms[j].next == j + 1);
+    const int known = bytes ? BytePair(s, static_cast<size_t>(i), &rank, &merged) : -1;
+    if (known < 0 ? pair(i, j, &rank, &merged) : known == 1) queue.Push(rank, static_cast<uint32_t>(i));
   }
   MergeQueue::Candidate c;
   while (queue.Pop(&c)) {

@@ -3,6 +3,8 @@
 // encode hashes byte ranges of the input and never builds token strings.
 // Same results as BpeModel on the byte-level mapped text.
 #pragma once
+#include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -60,10 +62,29 @@ class ByteBpe {
     return byte_id_[c];
   }
 
+  // The merge of the two raw bytes s[at], s[at + 1] (each its byte's
+  // token), from the byte-pair table (filled on first sight): 1 with
+  // *rank and *merged set, 0 when they do not merge, -1 when the table
+  // cannot hold the rank (ask PairRank).
+  int BytePair(std::string_view s, size_t at, uint32_t* rank, uint32_t* merged) const {
+    const auto b0 = static_cast<unsigned char>(s[at]), b1 = static_cast<unsigned char>(s[at + 1]);
+    std::atomic<uint64_t>& e = byte_pairs_.get()[b0 << 8 | b1];
+    uint64_t v = e.load(std::memory_order_relaxed);
+    if (v == 0) v = FillBytePair(b0, b1, &e);
+    const auto hi = static_cast<uint32_t>(v >> 32);
+    if (hi == kNoBytePair) return 0;
+    if (hi == 0) return -1;
+    *rank = hi - 1;
+    *merged = static_cast<uint32_t>(v);
+    return 1;
+  }
+  uint64_t FillBytePair(unsigned char b0, unsigned char b1, std::atomic<uint64_t>* e) const;
+
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // Merges parts[0, n) (n <= 128) in place; returns false when a rank is
+  // Merges parts[0, n) (n <= 128, linked in order, parts[n].start the
+  // piece's end) in place; returns false when a rank is
   // too large for a merge key (the parts are then of no use, and
   // MergeLarge does the word from its bytes). key[i] is part i's merge key
   // (merge_key.h), filled here: it holds RoundUp4(n) values.
@@ -78,6 +99,18 @@ class ByteBpe {
   const PairFilter* filter_ = nullptr; // null: every pair is looked up
   const CharFold* fold_ = nullptr;     // null: every character starts as bytes
   const WholeTokens* whole_ = nullptr; // null: pre-tokens are merged (unless ignore_merges_)
+  // byte_pairs_[b0 << 8 | b1]: 0 until first looked up, then rank + 1 <<
+  // 32 | merged id, kNoBytePair << 32 (no merge), or 1 (a rank too large
+  // for the entry). The first pairs of every word are
+  // mostly two raw bytes: this answers them with one load from a table
+  // shared by all threads (any thread may fill an entry; all compute the
+  // same), leaving the per-thread memo to pairs of merged tokens.
+  static constexpr uint32_t kNoBytePair = 0xFFFFFFFFu;
+  struct FreeDeleter {
+    void operator()(void* p) const { std::free(p); }
+  };
+  // calloc'd: its pages are backed only as pairs are first seen.
+  std::unique_ptr<std::atomic<uint64_t>, FreeDeleter> byte_pairs_;
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;

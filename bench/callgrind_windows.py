@@ -1,0 +1,115 @@
+"""Instructions per unique window, from callgrind.
+
+``PYTHONPATH=src:tests python -m bench.callgrind_windows [--tokenizers a,b]
+[--libs mtok,fastokens] [--size 2048] [--n 50] [--warm 0]``
+
+Each library runs in a fresh process under valgrind twice: it loads the
+tokenizer, encodes a short warm-up string and `--warm` windows (every other
+window of the mixed corpus text, as the traffic suite's untimed half), then
+N windows of the other half (each once: unique to the process), and the
+same with N = 0. The difference over N is the cost of one first-seen
+window, Python call included. ``--collect DIR`` keeps both runs' callgrind
+files (DIR/<tokenizer>.<lib>.<N>.out, for callgrind_annotate).
+
+Driver side: ``python -m bench.callgrind_windows --drive LIB SPEC.json
+TEXTS.json N``.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from .callgrind import _total_ir
+from .subproc import REPO, _pythonpath
+
+
+def _drive(argv) -> int:
+    from .specs import TokSpec
+    from .traffic import WARM_TEXT
+    from .worker import _peer
+
+    lib, spec_path, texts_path, n = argv[0], argv[1], argv[2], int(argv[3])
+    with open(spec_path, encoding="utf-8") as f:
+        spec = TokSpec.from_dict(json.load(f))
+    with open(texts_path, encoding="utf-8") as f:
+        texts = json.load(f)
+    fn = _peer(lib).load(spec)
+    fn(WARM_TEXT)
+    for w in texts["warm"]:
+        fn(w)
+    for w in texts["timed"][:n]:
+        fn(w)
+    return 0
+
+
+def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False):
+    with tempfile.TemporaryDirectory(prefix="mtok-cgw-") as tmp:
+        spec_path, texts_path = os.path.join(tmp, "spec.json"), os.path.join(tmp, "texts.json")
+        with open(spec_path, "w", encoding="utf-8") as f:
+            json.dump(spec.to_dict(), f)
+        with open(texts_path, "w", encoding="utf-8") as f:
+            json.dump({"warm": warm, "timed": timed}, f)
+        env = dict(os.environ, PYTHONPATH=_pythonpath(), PYTHONHASHSEED="0")
+        driver = [python or sys.executable, "-m", "bench.callgrind_windows", "--drive", lib, spec_path, texts_path]
+        subprocess.run(driver + ["0"], env=env, cwd=str(REPO), capture_output=True, check=True)
+        totals = []
+        for reps in (n, 0):
+            out = os.path.join(tmp, f"callgrind.{reps}.out")
+            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + (["--cache-sim=yes", "--branch-sim=yes"] if cache_sim else []) + driver + [str(reps)]
+            proc = subprocess.run(cmd, env=env, cwd=str(REPO), capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{lib} under callgrind exited {proc.returncode}: "
+                                   + " | ".join(proc.stderr.strip().splitlines()[-3:]))
+            totals.append(_total_ir(out))
+            if keep:
+                os.replace(out, f"{keep}.{reps}.out")
+        return (totals[0] - totals[1]) / n
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--drive":
+        return _drive(argv[1:])
+    ap = argparse.ArgumentParser(prog="python -m bench.callgrind_windows")
+    ap.add_argument("--tokenizers", default="llama3,qwen3,o200k-hf")
+    ap.add_argument("--libs", default="mtok,fastokens,gigatoken")
+    ap.add_argument("--size", type=int, default=2048)
+    ap.add_argument("--count", type=int, default=400, help="windows cut (half warm, half timed)")
+    ap.add_argument("--n", type=int, default=50)
+    ap.add_argument("--warm", type=int, default=0)
+    ap.add_argument("--cache-sim", action="store_true", help="also simulate the caches (slower; see the kept files)")
+    ap.add_argument("--collect", default=None, help="folder for the N runs' callgrind files")
+    args = ap.parse_args(argv)
+
+    from . import peers, rc3
+    from .specs import resolve
+    from .texts import windows
+
+    cut = windows(args.size, args.count)
+    warm_all, timed_all = cut[0::2], cut[1::2]
+    # Spread the N timed windows over the whole text.
+    step = max(1, len(timed_all) // args.n)
+    timed = timed_all[::step][:args.n]
+    warm = warm_all[::max(1, len(warm_all) // args.warm)][:args.warm] if args.warm else []
+    for name in args.tokenizers.split(","):
+        spec = resolve(name)
+        base = None
+        for lib in args.libs.split(","):
+            p = peers.BY_NAME[lib]
+            if not p.supports(spec):
+                continue
+            keep = os.path.join(args.collect, f"{name}.{lib}") if args.collect else None
+            ir = count(lib, spec, warm, timed, len(timed), python=str(rc3.PYTHON) if p.remote else None, keep=keep,
+                       cache_sim=args.cache_sim)
+            base = base or (ir if lib == "mtok" else None)
+            ratio = f" ({ir / base:.2f}x mtok)" if base and lib != "mtok" else ""
+            print(f"{name} {lib}: {ir / 1e3:,.0f}K instructions per {args.size} B window"
+                  f" (n={len(timed)}, warm={len(warm)}){ratio}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
