@@ -240,31 +240,27 @@ ExprPtr ExprParser::Primary() {
     ExpectOp(")");
     return e;
   }
-  if (IsOp("[")) {
-    Next();
-    e = Node(ExprKind::kList, line);
-    while (!IsOp("]")) {
-      if (!e->args.empty()) ExpectOp(",");
-      if (IsOp("]")) break;
-      e->args.push_back(Expression(true));
-    }
-    Next();
-    return e;
-  }
-  if (IsOp("{")) {
-    Next();
-    e = Node(ExprKind::kDict, line);
-    while (!IsOp("}")) {
-      if (!e->args.empty()) ExpectOp(",");
-      if (IsOp("}")) break;
-      e->args.push_back(Expression(true));
+  if (IsOp("[")) return Display(ExprKind::kList, "]", line);
+  if (IsOp("{")) return Display(ExprKind::kDict, "}", line);
+  Error("unexpected '" + Describe(t) + "'");
+}
+
+// A list `[a, b]` or dict `{k: v}` literal from its opening bracket to
+// `close`; a trailing comma is allowed. Dict items are key, value in args.
+ExprPtr ExprParser::Display(ExprKind kind, const char* close, int line) {
+  Next();
+  ExprPtr e = Node(kind, line);
+  while (!IsOp(close)) {
+    if (!e->args.empty()) ExpectOp(",");
+    if (IsOp(close)) break;
+    e->args.push_back(Expression(true));
+    if (kind == ExprKind::kDict) {
       ExpectOp(":");
       e->args.push_back(Expression(true));
     }
-    Next();
-    return e;
   }
-  Error("unexpected '" + Describe(t) + "'");
+  Next();
+  return e;
 }
 
 ExprPtr ExprParser::Postfix(ExprPtr node) {

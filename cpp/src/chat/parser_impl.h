@@ -93,6 +93,7 @@ class ExprParser {
   ExprPtr Unary(bool with_filter);
   ExprPtr FilteredUnary() { return Unary(true); }
   ExprPtr Primary();
+  ExprPtr Display(ExprKind kind, const char* close, int line);
   ExprPtr Postfix(ExprPtr node);
   ExprPtr Subscript(ExprPtr obj, int line);
   ExprPtr Subscribed();
