@@ -13,66 +13,71 @@ namespace nb = nanobind;
 
 namespace {
 
-// (begin, end, type, section, looked_up ids) of tokenizer.json bytes, or
-// None when the Python importer is to read the file.
+nb::bytes Bytes(const std::string& s) { return nb::bytes(s.data(), s.size()); }
+
+// What read(text, &result) gives for `data`, read without the GIL, through
+// to_python; None when it does not take the file (false): the Python
+// importer then reads it.
+template <typename Result, typename Read, typename ToPython>
+nb::object ReadNative(nb::bytes data, Read read, ToPython to_python) {
+  Result result;
+  bool ok;
+  {
+    nb::gil_scoped_release release;
+    ok = read(std::string_view(data.c_str(), data.size()), &result);
+  }
+  if (!ok) return nb::none();
+  return to_python(result);
+}
+
+// (begin, end, type, section, looked_up ids) of tokenizer.json bytes.
 nb::object HfModelSection(nb::bytes data, const std::vector<std::string>& lookups) {
-  mtok::convert::HfModel model;
-  bool ok;
-  {
-    nb::gil_scoped_release release;
-    ok = mtok::convert::ConvertHfModel(std::string_view(data.c_str(), data.size()), lookups, &model);
-  }
-  if (!ok) return nb::none();
-  nb::list ids;
-  for (int64_t id : model.looked_up) ids.append(id < 0 ? nb::object(nb::none()) : nb::object(nb::int_(id)));
-  return nb::make_tuple(model.begin, model.end, model.type,
-                        nb::bytes(model.section.data(), model.section.size()), ids);
+  using mtok::convert::HfModel;
+  return ReadNative<HfModel>(
+      data, [&](std::string_view text, HfModel* m) { return mtok::convert::ConvertHfModel(text, lookups, m); },
+      [](const HfModel& m) -> nb::object {
+        nb::list ids;
+        for (int64_t id : m.looked_up) ids.append(id < 0 ? nb::object(nb::none()) : nb::object(nb::int_(id)));
+        return nb::make_tuple(m.begin, m.end, m.type, Bytes(m.section), ids);
+      });
 }
 
-// The facts of a SentencePiece .model as a dict (with its model section),
-// or None when the protobuf importer is to read the file.
+// The facts of a SentencePiece .model as a dict (with its model section).
 nb::object SpModelFacts(nb::bytes data) {
-  mtok::convert::SpModel m;
-  bool ok;
-  {
-    nb::gil_scoped_release release;
-    ok = mtok::convert::ConvertSpModel(std::string_view(data.c_str(), data.size()), &m);
-  }
-  if (!ok) return nb::none();
-  nb::dict d;
-  d["kind"] = m.kind;
-  d["section"] = nb::bytes(m.section.data(), m.section.size());
-  d["pieces"] = m.pieces;
-  d["unk_id"] = m.unk_id;
-  d["bos_id"] = m.bos_id;
-  d["eos_id"] = m.eos_id;
-  d["byte_fallback"] = m.byte_fallback;
-  d["treat_whitespace_as_suffix"] = m.treat_whitespace_as_suffix;
-  d["unk_surface"] = m.unk_surface;
-  d["precompiled_charsmap"] = nb::bytes(m.precompiled_charsmap.data(), m.precompiled_charsmap.size());
-  d["add_dummy_prefix"] = m.add_dummy_prefix;
-  d["remove_extra_whitespaces"] = m.remove_extra_whitespaces;
-  d["escape_whitespaces"] = m.escape_whitespaces;
-  d["user_defined"] = m.user_defined;
-  d["control"] = m.control;
-  d["unk_piece"] = m.unk_piece;
-  d["bos_piece"] = m.bos_piece;
-  d["eos_piece"] = m.eos_piece;
-  return d;
+  using mtok::convert::SpModel;
+  return ReadNative<SpModel>(data, &mtok::convert::ConvertSpModel, [](const SpModel& m) -> nb::object {
+    nb::dict d;
+    d["kind"] = m.kind;
+    d["section"] = Bytes(m.section);
+    d["pieces"] = m.pieces;
+    d["unk_id"] = m.unk_id;
+    d["bos_id"] = m.bos_id;
+    d["eos_id"] = m.eos_id;
+    d["byte_fallback"] = m.byte_fallback;
+    d["treat_whitespace_as_suffix"] = m.treat_whitespace_as_suffix;
+    d["unk_surface"] = m.unk_surface;
+    d["precompiled_charsmap"] = Bytes(m.precompiled_charsmap);
+    d["add_dummy_prefix"] = m.add_dummy_prefix;
+    d["remove_extra_whitespaces"] = m.remove_extra_whitespaces;
+    d["escape_whitespaces"] = m.escape_whitespaces;
+    d["user_defined"] = m.user_defined;
+    d["control"] = m.control;
+    d["unk_piece"] = m.unk_piece;
+    d["bos_piece"] = m.bos_piece;
+    d["eos_piece"] = m.eos_piece;
+    return d;
+  });
 }
 
-// The BPE model section of .tiktoken bytes, or None when the Python
-// importer is to read the file.
+// The BPE model section of .tiktoken bytes.
 nb::object TiktokenSection(nb::bytes data) {
-  std::string section;
-  uint32_t tokens = 0;
-  bool ok;
-  {
-    nb::gil_scoped_release release;
-    ok = mtok::convert::ConvertTiktokenRanks(std::string_view(data.c_str(), data.size()), &section, &tokens);
-  }
-  if (!ok) return nb::none();
-  return nb::bytes(section.data(), section.size());
+  return ReadNative<std::string>(
+      data,
+      [](std::string_view text, std::string* section) {
+        uint32_t tokens = 0;
+        return mtok::convert::ConvertTiktokenRanks(text, section, &tokens);
+      },
+      [](const std::string& section) -> nb::object { return Bytes(section); });
 }
 
 }  // namespace

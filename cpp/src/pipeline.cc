@@ -23,7 +23,7 @@ void Normalizer::NormalizeText(std::string_view text, std::string* out) const {
 }
 
 void Normalizer::Describe(std::vector<NormalizerStage>* out) const {
-  out->push_back(NormalizerStage{});
+  out->push_back(OtherStage{});
 }
 
 void Model::AppendIds(std::string_view text, std::vector<uint32_t>* ids) const {

@@ -11,12 +11,9 @@
 #include <vector>
 
 #include "mtok/status.h"
+#include "stage_shapes.h"
 
 namespace mtok {
-
-class PrecompiledNormalizer;
-class Regex;
-class Scanner;
 
 // Thrown by a stage that cannot finish its piece (a regex over its
 // backtracking budget) through the void stage interfaces below; Tokenizer
@@ -75,8 +72,6 @@ struct Token {
   uint32_t begin, end;  // byte range in the piece text the model saw
 };
 
-struct NormalizerStage;
-
 class Normalizer {
  public:
   virtual ~Normalizer() = default;
@@ -89,35 +84,9 @@ class Normalizer {
   // True when a quick check proves Normalize leaves `text` as it is (false
   // means only "not proven").
   virtual bool LeavesAlone(std::string_view /*text*/) const { return false; }
-  // Appends the stages this normalizer runs, in order (for the fused ids
-  // routes, like PreTokenizer::Describe).
+  // Appends the shapes of the stages this normalizer runs, in order (for
+  // the fast paths; stage_shapes.h). The default: OtherStage.
   virtual void Describe(std::vector<NormalizerStage>* out) const;
-};
-
-// What a normalizer stage is. Only the shapes the fused routes need are named.
-struct NormalizerStage {
-  enum Kind : uint8_t { kOther, kPrecompiled, kRunReplace, kBert } kind = kOther;
-  const PrecompiledNormalizer* precompiled = nullptr;  // kPrecompiled: the stage itself
-  // kBert: BertNormalizer's options (strip_accents resolved)
-  bool clean_text = false, handle_chinese_chars = false, strip_accents = false, lowercase = false;
-  char run_char = 0;             // kRunReplace: runs of this byte...
-  size_t run_min = 0;            // ...at least this long...
-  std::string_view run_content;  // ...become this
-};
-
-// What a pre-tokenizer stage is, for the fast paths that recognise whole
-// pipelines (see byte_level_route.h). Only the shapes they need are named.
-struct PreTokenizerStage {
-  enum Kind : uint8_t { kOther, kSplit, kByteLevel, kMetaspace, kWhitespaceSplit, kBert } kind = kOther;
-  const Regex* regex = nullptr;  // kSplit with a regex pattern that has no scanner
-  const Scanner* scanner = nullptr;  // the pattern's hand-written scanner, if any
-  uint8_t behavior = 0;          // kSplit: a SplitBehavior
-  bool invert = false;           // kSplit
-  bool add_prefix_space = false; // kByteLevel
-  bool use_regex = false;        // kByteLevel
-  char32_t replacement = 0;      // kMetaspace
-  uint8_t prepend_scheme = 0;    // kMetaspace: a PrependScheme
-  bool split = false;            // kMetaspace
 };
 
 class PreTokenizer {
@@ -125,10 +94,9 @@ class PreTokenizer {
   virtual ~PreTokenizer() = default;
   // Splits or rewrites every piece whose added_id < 0; others pass through.
   virtual void Apply(std::vector<Piece>* pieces) const = 0;
-  // Appends the stages this pre-tokenizer runs, in order.
-  virtual void Describe(std::vector<PreTokenizerStage>* out) const {
-    out->push_back(PreTokenizerStage{});
-  }
+  // Appends the shapes of the stages this pre-tokenizer runs, in order
+  // (stage_shapes.h). The default: OtherStage.
+  virtual void Describe(std::vector<PreTokenizerStage>* out) const { out->push_back(OtherStage{}); }
 };
 
 class Model {

@@ -8,7 +8,7 @@ of the core):
 
     mkdir -p build/chat-asan
     g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -Icpp/include \
-        -Icpp/src cpp/src/chat/*.cc cpp/src/common/unicode.cc cpp/src/common/utf8.cc \
+        -Icpp/src cpp/src/chat/*.cc cpp/src/common/unicode.cc cpp/src/common/utf8.cc cpp/src/io/json_string.cc \
         tests/native/chat_render_driver.cc -o build/chat-asan/chat_render_driver
     MTOK_CHAT_DRIVER=build/chat-asan/chat_render_driver PYTHONPATH=src python -m pytest \
         tests/chat/test_native_renderer.py tests/chat/test_native_semantics.py tests/chat/test_native_inputs.py

@@ -3,6 +3,7 @@
 
 #include "chat/json.h"
 #include "common/utf8.h"
+#include "io/json_string.h"
 
 namespace mtok::chat {
 namespace {
@@ -128,69 +129,18 @@ class Reader {
     }
   }
 
-  bool Hex4(size_t at, unsigned* out) {
-    if (at + 4 > s_.size()) return Fail("truncated \\u escape", at);
-    unsigned v = 0;
-    for (size_t k = at; k < at + 4; ++k) {
-      char c = s_[k];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= c - '0';
-      else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-      else return Fail("invalid \\u escape", at);
-    }
-    *out = v;
-    return true;
-  }
-
   bool ParseString(std::string* out) {
-    size_t start = pos_++;
-    while (true) {
-      if (pos_ >= s_.size()) return Fail("unterminated string", start);
-      unsigned char c = static_cast<unsigned char>(s_[pos_]);
-      if (c == '"') {
-        ++pos_;
-        return true;
-      }
-      if (c < 0x20) return Fail("control character in a string", pos_);
-      if (c != '\\') {
-        out->push_back(static_cast<char>(c));
-        ++pos_;
-        continue;
-      }
-      if (pos_ + 1 >= s_.size()) return Fail("unterminated string", start);
-      char e = s_[pos_ + 1];
-      pos_ += 2;
-      switch (e) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '/': out->push_back('/'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
-        case 'u': {
-          unsigned cp = 0;
-          if (!Hex4(pos_, &cp)) return false;
-          size_t esc = pos_ - 2;
-          pos_ += 4;
-          if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail("lone surrogate in a \\u escape", esc);
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            unsigned lo = 0;
-            if (s_.substr(pos_, 2) != "\\u" || !Hex4(pos_ + 2, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
-              return Fail("lone surrogate in a \\u escape", esc);
-            }
-            pos_ += 6;
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-          }
-          utf8::append(*out, cp);
-          break;
-        }
-        default:
-          return Fail("invalid escape in a string", pos_ - 2);
-      }
+    const JsonStringEnd end = DecodeJsonString(s_, pos_, out);
+    switch (end.error) {
+      case JsonStringError::kNone: pos_ = end.pos; return true;
+      case JsonStringError::kUnterminated: return Fail("unterminated string", end.pos);
+      case JsonStringError::kControlCharacter: return Fail("control character in a string", end.pos);
+      case JsonStringError::kInvalidEscape: return Fail("invalid escape in a string", end.pos);
+      case JsonStringError::kTruncatedHex: return Fail("truncated \\u escape", end.pos);
+      case JsonStringError::kInvalidHex: return Fail("invalid \\u escape", end.pos);
+      case JsonStringError::kLoneSurrogate: return Fail("lone surrogate in a \\u escape", end.pos);
     }
+    return Fail("invalid string", end.pos);
   }
 
   bool ParseNumber(Value* out) {

@@ -74,19 +74,43 @@ ExprPtr ExprParser::Binary(ExprKind kind, ExprPtr left, ExprPtr right, int line,
   return e;
 }
 
-// `left (word right)*` for the keyword operators "or" and "and".
-ExprPtr ExprParser::Logical(const char* word, ExprKind kind, ExprPtr (ExprParser::*operand)()) {
+// jinja2's left-associative binary operators, one row a precedence level
+// (loosest first): `left (op right)*`, both operands of the next tighter
+// level. Comparisons, `not` and `~` have shapes of their own.
+ExprPtr ExprParser::LeftAssoc(BinaryLevel level) {
+  struct Row {
+    Tok type;                 // kName: keyword operators
+    const char* ops[4];       // up to four, null-terminated
+    ExprKind kind;            // kBinary nodes keep their operator in `name`
+    ExprPtr (ExprParser::*operand)();
+  };
+  static const Row kRows[] = {
+      {Tok::kName, {"or"}, ExprKind::kOr, &ExprParser::And},
+      {Tok::kName, {"and"}, ExprKind::kAnd, &ExprParser::Not},
+      {Tok::kOp, {"+", "-"}, ExprKind::kBinary, &ExprParser::Concat},
+      {Tok::kOp, {"*", "/", "//", "%"}, ExprKind::kBinary, &ExprParser::Pow},
+      {Tok::kOp, {"**"}, ExprKind::kBinary, &ExprParser::FilteredUnary},
+  };
+  const Row& row = kRows[static_cast<int>(level)];
+  auto at_op = [&] {
+    if (Cur().type != row.type) return false;
+    for (const char* op : row.ops) {
+      if (op != nullptr && Cur().value == op) return true;
+    }
+    return false;
+  };
   int line = Cur().line;
-  ExprPtr left = (this->*operand)();
-  while (IsName(word)) {
+  ExprPtr left = (this->*row.operand)();
+  while (at_op()) {
+    std::string op = row.kind == ExprKind::kBinary ? Cur().value : std::string();
     Next();
-    left = Binary(kind, std::move(left), (this->*operand)(), line);
+    left = Binary(row.kind, std::move(left), (this->*row.operand)(), line, std::move(op));
   }
   return left;
 }
 
-ExprPtr ExprParser::Or() { return Logical("or", ExprKind::kOr, &ExprParser::And); }
-ExprPtr ExprParser::And() { return Logical("and", ExprKind::kAnd, &ExprParser::Not); }
+ExprPtr ExprParser::Or() { return LeftAssoc(BinaryLevel::kOr); }
+ExprPtr ExprParser::And() { return LeftAssoc(BinaryLevel::kAnd); }
 
 ExprPtr ExprParser::Not() {
   if (IsName("not")) {
@@ -131,16 +155,7 @@ ExprPtr ExprParser::Compare() {
   return cmp ? std::move(cmp) : std::move(first);
 }
 
-ExprPtr ExprParser::Math1() {
-  int line = Cur().line;
-  ExprPtr left = Concat();
-  while (IsOp("+") || IsOp("-")) {
-    std::string op = Cur().value;
-    Next();
-    left = Binary(ExprKind::kBinary, std::move(left), Concat(), line, op);
-  }
-  return left;
-}
+ExprPtr ExprParser::Math1() { return LeftAssoc(BinaryLevel::kSum); }
 
 ExprPtr ExprParser::Concat() {
   int line = Cur().line;
@@ -155,26 +170,8 @@ ExprPtr ExprParser::Concat() {
   return e;
 }
 
-ExprPtr ExprParser::Math2() {
-  int line = Cur().line;
-  ExprPtr left = Pow();
-  while (IsOp("*") || IsOp("/") || IsOp("//") || IsOp("%")) {
-    std::string op = Cur().value;
-    Next();
-    left = Binary(ExprKind::kBinary, std::move(left), Pow(), line, op);
-  }
-  return left;
-}
-
-ExprPtr ExprParser::Pow() {
-  int line = Cur().line;
-  ExprPtr left = Unary(true);
-  while (IsOp("**")) {
-    Next();
-    left = Binary(ExprKind::kBinary, std::move(left), Unary(true), line, "**");
-  }
-  return left;
-}
+ExprPtr ExprParser::Math2() { return LeftAssoc(BinaryLevel::kProduct); }
+ExprPtr ExprParser::Pow() { return LeftAssoc(BinaryLevel::kPower); }
 
 ExprPtr ExprParser::Unary(bool with_filter) {
   Depth depth(this);
@@ -243,31 +240,27 @@ ExprPtr ExprParser::Primary() {
     ExpectOp(")");
     return e;
   }
-  if (IsOp("[")) {
-    Next();
-    e = Node(ExprKind::kList, line);
-    while (!IsOp("]")) {
-      if (!e->args.empty()) ExpectOp(",");
-      if (IsOp("]")) break;
-      e->args.push_back(Expression(true));
-    }
-    Next();
-    return e;
-  }
-  if (IsOp("{")) {
-    Next();
-    e = Node(ExprKind::kDict, line);
-    while (!IsOp("}")) {
-      if (!e->args.empty()) ExpectOp(",");
-      if (IsOp("}")) break;
-      e->args.push_back(Expression(true));
+  if (IsOp("[")) return Display(ExprKind::kList, "]", line);
+  if (IsOp("{")) return Display(ExprKind::kDict, "}", line);
+  Error("unexpected '" + Describe(t) + "'");
+}
+
+// A list `[a, b]` or dict `{k: v}` literal from its opening bracket to
+// `close`; a trailing comma is allowed. Dict items are key, value in args.
+ExprPtr ExprParser::Display(ExprKind kind, const char* close, int line) {
+  Next();
+  ExprPtr e = Node(kind, line);
+  while (!IsOp(close)) {
+    if (!e->args.empty()) ExpectOp(",");
+    if (IsOp(close)) break;
+    e->args.push_back(Expression(true));
+    if (kind == ExprKind::kDict) {
       ExpectOp(":");
       e->args.push_back(Expression(true));
     }
-    Next();
-    return e;
   }
-  Error("unexpected '" + Describe(t) + "'");
+  Next();
+  return e;
 }
 
 ExprPtr ExprParser::Postfix(ExprPtr node) {
@@ -396,17 +389,27 @@ void ExprParser::CallArgs(Expr* call) {
   Next();
 }
 
-ExprPtr ExprParser::FilterCall(ExprPtr input, int line) {
+// A filter or test node named by the dotted name that follows, applied to
+// `input`; outside an if, a name jinja2 does not know fails to compile.
+ExprPtr ExprParser::NamedApply(ExprKind kind, ExprPtr input, int line) {
   std::string name = ExpectName();
   while (IsOp(".")) {
     Next();
     name += "." + ExpectName();
   }
-  if (!soft_ && !IsKnownFilter(name)) Fail("TemplateAssertionError", "No filter named '" + name + "'.", line);
-  ExprPtr f = Node(ExprKind::kFilter, line);
-  f->name = name;
-  f->soft = soft_;
-  f->args.push_back(std::move(input));
+  const bool filter = kind == ExprKind::kFilter;
+  if (!soft_ && !(filter ? IsKnownFilter(name) : IsKnownTest(name))) {
+    Fail("TemplateAssertionError", std::string(filter ? "No filter" : "No test") + " named '" + name + "'.", line);
+  }
+  ExprPtr e = Node(kind, line);
+  e->name = std::move(name);
+  e->soft = soft_;
+  e->args.push_back(std::move(input));
+  return e;
+}
+
+ExprPtr ExprParser::FilterCall(ExprPtr input, int line) {
+  ExprPtr f = NamedApply(ExprKind::kFilter, std::move(input), line);
   if (IsOp("(")) CallArgs(f.get());
   return f;
 }
@@ -438,16 +441,7 @@ ExprPtr ExprParser::Test(ExprPtr node) {
     Next();
     negated = true;
   }
-  std::string name = ExpectName();
-  while (IsOp(".")) {
-    Next();
-    name += "." + ExpectName();
-  }
-  if (!soft_ && !IsKnownTest(name)) Fail("TemplateAssertionError", "No test named '" + name + "'.", line);
-  ExprPtr t = Node(ExprKind::kTest, line);
-  t->name = name;
-  t->soft = soft_;
-  t->args.push_back(std::move(node));
+  ExprPtr t = NamedApply(ExprKind::kTest, std::move(node), line);
   const Token& c = Cur();
   if (IsOp("(")) {
     CallArgs(t.get());

@@ -80,7 +80,8 @@ class ExprParser {
   ExprPtr ParseTuple(std::initializer_list<const char*> extra, bool explicit_parens, bool with_condexpr = true);
   ExprPtr Expression(bool with_condexpr);
   ExprPtr Binary(ExprKind kind, ExprPtr left, ExprPtr right, int line, std::string op = "");
-  ExprPtr Logical(const char* word, ExprKind kind, ExprPtr (ExprParser::*operand)());
+  enum class BinaryLevel { kOr, kAnd, kSum, kProduct, kPower };  // rows of LeftAssoc's table
+  ExprPtr LeftAssoc(BinaryLevel level);
   ExprPtr Or();
   ExprPtr And();
   ExprPtr Not();
@@ -90,11 +91,14 @@ class ExprParser {
   ExprPtr Math2();
   ExprPtr Pow();
   ExprPtr Unary(bool with_filter);
+  ExprPtr FilteredUnary() { return Unary(true); }
   ExprPtr Primary();
+  ExprPtr Display(ExprKind kind, const char* close, int line);
   ExprPtr Postfix(ExprPtr node);
   ExprPtr Subscript(ExprPtr obj, int line);
   ExprPtr Subscribed();
   void CallArgs(Expr* call);
+  ExprPtr NamedApply(ExprKind kind, ExprPtr input, int line);
   ExprPtr FilterCall(ExprPtr input, int line);
   ExprPtr FilterExpr(ExprPtr node);
   ExprPtr Test(ExprPtr node);

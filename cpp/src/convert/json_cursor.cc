@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "common/utf8.h"
+#include "io/json_string.h"
 
 namespace mtok::convert {
 
@@ -28,69 +28,13 @@ bool JsonCursor::Eat(char c) {
   return true;
 }
 
-bool JsonCursor::Hex4(uint32_t* out) {
-  if (s_.size() - pos_ < 4) return false;
-  uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) {
-    char c = s_[pos_ + k];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    if (d < 0) return false;
-    v = v << 4 | static_cast<uint32_t>(d);
-  }
-  pos_ += 4;
-  *out = v;
-  return true;
-}
-
 bool JsonCursor::String(std::string* out) {
-  if (!Eat('"')) return false;
+  if (Peek() != '"') return false;
   out->clear();
-  size_t run = pos_;  // start of the bytes copied as they are
-  while (pos_ < s_.size()) {
-    unsigned char c = static_cast<unsigned char>(s_[pos_]);
-    if (c == '"') {
-      out->append(s_.data() + run, pos_ - run);
-      ++pos_;
-      return true;
-    }
-    if (c < 0x20) return false;  // raw control characters are not JSON
-    if (c != '\\') {
-      ++pos_;
-      continue;
-    }
-    out->append(s_.data() + run, pos_ - run);
-    if (++pos_ >= s_.size()) return false;
-    char e = s_[pos_++];
-    switch (e) {
-      case '"': out->push_back('"'); break;
-      case '\\': out->push_back('\\'); break;
-      case '/': out->push_back('/'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
-      case 'u': {
-        uint32_t cp;
-        if (!Hex4(&cp)) return false;
-        if (cp >= 0xDC00 && cp < 0xE000) return false;  // lone low surrogate
-        if (cp >= 0xD800 && cp < 0xDC00) {
-          uint32_t lo;
-          if (s_.substr(pos_, 2) != "\\u") return false;
-          pos_ += 2;
-          if (!Hex4(&lo) || lo < 0xDC00 || lo >= 0xE000) return false;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        }
-        utf8::append(*out, cp);
-        break;
-      }
-      default:
-        return false;
-    }
-    run = pos_;
-  }
-  return false;
+  const JsonStringEnd end = DecodeJsonString(s_, pos_, out);
+  if (end.error != JsonStringError::kNone) return false;
+  pos_ = end.pos;
+  return true;
 }
 
 bool JsonCursor::Number(std::string_view* text, bool* has_fraction) {

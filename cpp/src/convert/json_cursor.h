@@ -42,7 +42,6 @@ class JsonCursor {
   bool NextElement(bool* done, bool* first);
 
  private:
-  bool Hex4(uint32_t* out);
   std::string_view s_;
   size_t pos_;
 };

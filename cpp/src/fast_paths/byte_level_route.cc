@@ -13,30 +13,26 @@
 
 namespace mtok {
 
-std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PreTokenizer* pre, const Model& model) {
+std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PipelineShape& shape, const Model& model) {
   const ByteBpe* bpe = ByteBpeOf(model);
-  if (pre == nullptr || bpe == nullptr) return nullptr;
-  std::vector<PreTokenizerStage> stages;
-  pre->Describe(&stages);
+  const std::vector<PreTokenizerStage>& stages = shape.pre_tokenizer;
+  if (bpe == nullptr || stages.empty()) return nullptr;
+  const auto* byte_level = std::get_if<ByteLevelShape>(&stages.back());
+  if (byte_level == nullptr || byte_level->add_prefix_space) return nullptr;
   std::unique_ptr<ByteLevelRoute> r(new ByteLevelRoute());
   r->bpe_ = bpe;
-  if (stages.size() == 1 && stages[0].kind == PreTokenizerStage::kByteLevel &&
-      stages[0].use_regex && !stages[0].add_prefix_space) {
-    r->regex_ = stages[0].regex;  // GPT-2: ByteLevel splits with its own regex
-    r->scanner_ = stages[0].scanner;
+  if (stages.size() == 1 && byte_level->use_regex) {
+    r->scanner_ = byte_level->scanner;  // GPT-2: ByteLevel splits with its own pattern
     return r;
   }
-  if (stages.size() == 2 && stages[0].kind == PreTokenizerStage::kSplit &&
-      stages[1].kind == PreTokenizerStage::kByteLevel && !stages[1].use_regex &&
-      !stages[1].add_prefix_space) {
-    auto behavior = static_cast<SplitBehavior>(stages[0].behavior);
-    r->regex_ = stages[0].regex;
-    r->scanner_ = stages[0].scanner;
-    if (behavior == SplitBehavior::kIsolated && !stages[0].invert) return r;
-    if (behavior == SplitBehavior::kRemoved && stages[0].invert) {
-      r->matches_only_ = true;
-      return r;
-    }
+  const auto* split = stages.size() == 2 ? std::get_if<SplitShape>(&stages[0]) : nullptr;
+  if (split == nullptr || byte_level->use_regex) return nullptr;
+  r->regex_ = split->regex;
+  r->scanner_ = split->scanner;
+  if (split->behavior == SplitBehavior::kIsolated && !split->invert) return r;
+  if (split->behavior == SplitBehavior::kRemoved && split->invert) {
+    r->matches_only_ = true;
+    return r;
   }
   return nullptr;
 }

@@ -17,7 +17,7 @@ class PieceCache;
 class ByteLevelRoute : public IdsRoute {
  public:
   // Null when the pipeline is not of that shape.
-  static std::unique_ptr<ByteLevelRoute> Make(const PreTokenizer* pre, const Model& model);
+  static std::unique_ptr<ByteLevelRoute> Make(const PipelineShape& shape, const Model& model);
 
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   void PrepareThread() const override;

@@ -10,11 +10,13 @@ namespace mtok {
 std::unique_ptr<IdsRoute> MakeIdsRoute(const Normalizer* fusable, const PreTokenizer* pre,
                                        const Model& model) {
   if (pre == nullptr) return BpeWordRoute::Make(pre, model);
-  if (auto r = ByteLevelRoute::Make(pre, model)) return r;
-  std::vector<PreTokenizerStage> stages;
-  pre->Describe(&stages);
-  if (auto r = WordPieceRoute::Make(fusable, stages, model)) return r;
-  if (auto r = MetaspaceRoute::Make(fusable, stages, model)) return r;
+  PipelineShape shape;
+  shape.fusable = fusable;
+  if (fusable) fusable->Describe(&shape.normalizer);
+  pre->Describe(&shape.pre_tokenizer);
+  if (auto r = ByteLevelRoute::Make(shape, model)) return r;
+  if (auto r = WordPieceRoute::Make(shape, model)) return r;
+  if (auto r = MetaspaceRoute::Make(shape, model)) return r;
   return BpeWordRoute::Make(pre, model);
 }
 

@@ -34,6 +34,15 @@ class IdsRoute {
   virtual void RuntimeInfo(std::vector<std::pair<std::string, std::string>>*) const {}
 };
 
+// What the routes match a pipeline by: its stages' shapes, in order.
+struct PipelineShape {
+  // The normalizer a route may run itself (see MakeIdsRoute), or null; its
+  // stages' shapes (empty when null).
+  const Normalizer* fusable = nullptr;
+  std::vector<NormalizerStage> normalizer;
+  std::vector<PreTokenizerStage> pre_tokenizer;
+};
+
 // The route for this pipeline, or null for the general path. `fusable`:
 // the pipeline's normalizer when a route may run it itself, else null.
 std::unique_ptr<IdsRoute> MakeIdsRoute(const Normalizer* fusable, const PreTokenizer* pre,

@@ -109,7 +109,7 @@ class MetaspaceRoute::Words {
   }
 
   bool Prepends() const {
-    switch (static_cast<PrependScheme>(r_.scheme_)) {
+    switch (r_.scheme_) {
       case PrependScheme::kAlways: return true;
       case PrependScheme::kFirst: return at_input_start_ && !white_seen_;  // the word starts at offset 0
       default: return false;
@@ -144,23 +144,19 @@ void MetaspaceRoute::EncodePiece(std::string_view piece, PieceCache& cache, std:
             [this](std::string_view p, std::vector<uint32_t>* out) { model_->AppendIds(p, out); });
 }
 
-std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const Normalizer* fusable,
-                                                     const std::vector<PreTokenizerStage>& stages,
-                                                     const Model& model) {
-  size_t k = 0;
-  bool ws = false;
-  if (stages.size() == 2 && stages[0].kind == PreTokenizerStage::kWhitespaceSplit) {
-    ws = true;
-    k = 1;
-  }
-  if (stages.size() != k + 1 || stages[k].kind != PreTokenizerStage::kMetaspace) return nullptr;
+std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const PipelineShape& shape, const Model& model) {
+  const std::vector<PreTokenizerStage>& stages = shape.pre_tokenizer;
+  const bool ws = stages.size() == 2 && std::holds_alternative<WhitespaceSplitShape>(stages[0]);
+  const size_t k = ws ? 1 : 0;
+  const auto* metaspace = stages.size() == k + 1 ? std::get_if<MetaspaceShape>(&stages[k]) : nullptr;
+  if (metaspace == nullptr) return nullptr;
   std::unique_ptr<MetaspaceRoute> r(new MetaspaceRoute());
   r->model_ = &model;
   r->whitespace_split_ = ws;
-  r->rep_cp_ = stages[k].replacement;
+  r->rep_cp_ = metaspace->replacement;
   utf8::append(r->rep_, r->rep_cp_);
-  r->scheme_ = stages[k].prepend_scheme;
-  r->split_ = stages[k].split;
+  r->scheme_ = metaspace->prepend_scheme;
+  r->split_ = metaspace->split;
   r->stop_[' '] = true;
   r->stop_[static_cast<uint8_t>(r->rep_[0])] = true;
   if (ws) {
@@ -168,19 +164,16 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const Normalizer* fusable,
     const bool* lead = WhiteSpaceLeadBytes();
     for (int b = 0x80; b < 0x100; ++b) r->stop_[b] = r->stop_[b] || lead[b];
   }
-  if (fusable) {
-    // Fused when the normalizer is Precompiled, optionally followed by the
-    // " {2,}" -> " " collapse; otherwise the caller normalizes first.
-    std::vector<NormalizerStage> ns;
-    fusable->Describe(&ns);
-    const bool precompiled = !ns.empty() && ns[0].kind == NormalizerStage::kPrecompiled;
-    const bool collapse = ns.size() == 2 && ns[1].kind == NormalizerStage::kRunReplace &&
-                          ns[1].run_char == ' ' && ns[1].run_min == 2 && ns[1].run_content == " ";
-    if (precompiled && (ns.size() == 1 || collapse)) {
-      r->normalizes_ = true;
-      r->precompiled_ = ns[0].precompiled;
-      r->collapse_spaces_ = collapse;
-    }
+  // Fused when the normalizer is Precompiled, optionally followed by the
+  // " {2,}" -> " " collapse; otherwise the caller normalizes first.
+  const std::vector<NormalizerStage>& ns = shape.normalizer;
+  const auto* precompiled = ns.empty() ? nullptr : std::get_if<PrecompiledShape>(&ns[0]);
+  const auto* run = ns.size() == 2 ? std::get_if<RunReplaceShape>(&ns[1]) : nullptr;
+  const bool collapse = run && run->byte == ' ' && run->min_run == 2 && run->content == " ";
+  if (precompiled && (ns.size() == 1 || collapse)) {
+    r->normalizes_ = true;
+    r->precompiled_ = precompiled->stage;
+    r->collapse_spaces_ = collapse;
   }
   return r;
 }

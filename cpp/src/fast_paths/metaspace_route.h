@@ -18,11 +18,9 @@ class PrecompiledNormalizer;
 
 class MetaspaceRoute : public IdsRoute {
  public:
-  // Null when the pipeline is not of that shape. `fusable`: the normalizer
-  // to run in the same pass when it has a fusable shape (see MakeIdsRoute).
-  static std::unique_ptr<MetaspaceRoute> Make(const Normalizer* fusable,
-                                              const std::vector<PreTokenizerStage>& stages,
-                                              const Model& model);
+  // Null when the pipeline is not of that shape. Runs shape.fusable in the
+  // same pass when it has a fusable shape (see MakeIdsRoute).
+  static std::unique_ptr<MetaspaceRoute> Make(const PipelineShape& shape, const Model& model);
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   bool Normalizes() const override { return normalizes_; }
   void PrepareThread() const override;
@@ -46,7 +44,7 @@ class MetaspaceRoute : public IdsRoute {
   bool whitespace_split_ = false;                // WhitespaceSplit runs first
   std::string rep_;                              // the replacement, UTF-8
   char32_t rep_cp_ = 0;
-  uint8_t scheme_ = 0;                           // a PrependScheme
+  PrependScheme scheme_{};
   bool split_ = true;
   bool stop_[256] = {};  // bytes that may start a space, white space or the replacement
 };

@@ -337,24 +337,22 @@ WordPieceRoute::WordPieceRoute(BertOptions opt, const Normalizer* normalizer, co
   }
 }
 
-std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const Normalizer* fusable,
-                                                     const std::vector<PreTokenizerStage>& stages,
-                                                     const Model& model) {
+std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const PipelineShape& shape, const Model& model) {
   const WordPiece* wp = WordPieceOf(model);
-  if (stages.size() != 1 || stages[0].kind != PreTokenizerStage::kBert || wp == nullptr) return nullptr;
+  const std::vector<PreTokenizerStage>& stages = shape.pre_tokenizer;
+  if (stages.size() != 1 || !std::holds_alternative<BertPreTokenizerShape>(stages[0]) || wp == nullptr) {
+    return nullptr;
+  }
   BertOptions opt;
   const Normalizer* normalizer = nullptr;
-  if (fusable) {
-    std::vector<NormalizerStage> ns;
-    fusable->Describe(&ns);
-    if (ns.size() == 1 && ns[0].kind == NormalizerStage::kBert) {
-      normalizer = fusable;
-      opt.normalizes = true;
-      opt.clean_text = ns[0].clean_text;
-      opt.handle_chinese_chars = ns[0].handle_chinese_chars;
-      opt.strip_accents = ns[0].strip_accents;
-      opt.lowercase = ns[0].lowercase;
-    }
+  const std::vector<NormalizerStage>& ns = shape.normalizer;
+  if (const auto* bert = ns.size() == 1 ? std::get_if<BertNormalizerShape>(&ns[0]) : nullptr) {
+    normalizer = shape.fusable;
+    opt.normalizes = true;
+    opt.clean_text = bert->clean_text;
+    opt.handle_chinese_chars = bert->handle_chinese_chars;
+    opt.strip_accents = bert->strip_accents;
+    opt.lowercase = bert->lowercase;
   }
   return std::unique_ptr<WordPieceRoute>(new WordPieceRoute(opt, normalizer, wp));
 }

@@ -18,11 +18,9 @@ class WordPiece;
 
 class WordPieceRoute : public IdsRoute {
  public:
-  // Null when the pipeline is not of that shape. `fusable`: the normalizer
-  // to run in the same pass when it is a BertNormalizer (see MakeIdsRoute).
-  static std::unique_ptr<WordPieceRoute> Make(const Normalizer* fusable,
-                                              const std::vector<PreTokenizerStage>& stages,
-                                              const Model& model);
+  // Null when the pipeline is not of that shape. Runs shape.fusable in the
+  // same pass when it is a BertNormalizer (see MakeIdsRoute).
+  static std::unique_ptr<WordPieceRoute> Make(const PipelineShape& shape, const Model& model);
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   bool Normalizes() const override { return normalizer_ != nullptr; }
   void PrepareThread() const override;

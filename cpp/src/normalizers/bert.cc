@@ -39,13 +39,7 @@ class BertNormalizer : public Normalizer {
   }
 
   void Describe(std::vector<NormalizerStage>* out) const override {
-    NormalizerStage s;
-    s.kind = NormalizerStage::kBert;
-    s.clean_text = clean_;
-    s.handle_chinese_chars = chinese_;
-    s.strip_accents = strip_;
-    s.lowercase = lower_;
-    out->push_back(s);
+    out->push_back(BertNormalizerShape{clean_, chinese_, strip_, lower_});
   }
 
  private:

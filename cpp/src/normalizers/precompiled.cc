@@ -21,10 +21,7 @@ void PrecompiledNormalizer::Normalize(Piece* p) const {
 }
 
 void PrecompiledNormalizer::Describe(std::vector<NormalizerStage>* out) const {
-  NormalizerStage s;
-  s.kind = NormalizerStage::kPrecompiled;
-  s.precompiled = this;
-  out->push_back(s);
+  out->push_back(PrecompiledShape{this});
 }
 
 // Without offsets: unchanged runs are copied whole. The output buffer

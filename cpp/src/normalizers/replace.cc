@@ -93,12 +93,7 @@ class RunReplace : public Normalizer {
     ReplaceMatches(p, matches, content_);
   }
   void Describe(std::vector<NormalizerStage>* out) const override {
-    NormalizerStage s;
-    s.kind = NormalizerStage::kRunReplace;
-    s.run_char = c_;
-    s.run_min = min_;
-    s.run_content = content_;
-    out->push_back(s);
+    out->push_back(RunReplaceShape{c_, min_, content_});
   }
 
  private:

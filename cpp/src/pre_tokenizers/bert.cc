@@ -28,9 +28,7 @@ class BertPreTokenizer : public PreTokenizer {
     });
   }
   void Describe(std::vector<PreTokenizerStage>* out) const override {
-    PreTokenizerStage s;
-    s.kind = PreTokenizerStage::kBert;
-    out->push_back(s);
+    out->push_back(BertPreTokenizerShape{});
   }
 };
 

@@ -58,12 +58,7 @@ class ByteLevelPreTokenizer : public PreTokenizer {
     });
   }
   void Describe(std::vector<PreTokenizerStage>* out) const override {
-    PreTokenizerStage st;
-    st.kind = PreTokenizerStage::kByteLevel;
-    st.add_prefix_space = add_prefix_space_;
-    st.use_regex = use_regex_;
-    st.scanner = use_regex_ ? Gpt2Scanner() : nullptr;
-    out->push_back(st);
+    out->push_back(ByteLevelShape{add_prefix_space_, use_regex_, use_regex_ ? Gpt2Scanner() : nullptr});
   }
 
  private:

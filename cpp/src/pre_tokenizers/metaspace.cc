@@ -45,12 +45,7 @@ class MetaspacePreTokenizer : public PreTokenizer {
   }
 
   void Describe(std::vector<PreTokenizerStage>* out) const override {
-    PreTokenizerStage s;
-    s.kind = PreTokenizerStage::kMetaspace;
-    s.replacement = replacement_;
-    s.prepend_scheme = static_cast<uint8_t>(scheme_);
-    s.split = split_;
-    out->push_back(s);
+    out->push_back(MetaspaceShape{replacement_, scheme_, split_});
   }
 
  private:

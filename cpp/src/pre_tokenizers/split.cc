@@ -102,15 +102,11 @@ class SplitPreTokenizer : public PreTokenizer {
     });
   }
   void Describe(std::vector<PreTokenizerStage>* out) const override {
-    PreTokenizerStage st;
     if (pattern_.regex || pattern_.scanner) {
-      st.kind = PreTokenizerStage::kSplit;
-      st.regex = pattern_.regex.get();
-      st.scanner = pattern_.scanner.get();
-      st.behavior = static_cast<uint8_t>(behavior_);
-      st.invert = invert_;
+      out->push_back(SplitShape{pattern_.regex.get(), pattern_.scanner.get(), behavior_, invert_});
+    } else {
+      out->push_back(OtherStage{});  // a literal pattern: no route takes it
     }
-    out->push_back(st);
   }
 
  private:

@@ -16,9 +16,7 @@ class WhitespaceSplitPreTokenizer : public PreTokenizer {
     });
   }
   void Describe(std::vector<PreTokenizerStage>* out) const override {
-    PreTokenizerStage s;
-    s.kind = PreTokenizerStage::kWhitespaceSplit;
-    out->push_back(s);
+    out->push_back(WhitespaceSplitShape{});
   }
 };
 

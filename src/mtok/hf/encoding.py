@@ -3,6 +3,16 @@ plus the position lookups transformers' BatchEncoding calls
 (token_to_word, char_to_token, word_to_tokens...), with HF's semantics."""
 
 
+def _field(name):
+    """A read-only list field of the wrapped Encoding, fetched from it once."""
+
+    def get(self) -> list:
+        return self._get(name)
+
+    get.__name__ = name
+    return property(get)
+
+
 class HFEncoding:
     """One encoded input, as ``tokenizers.Encoding``."""
 
@@ -19,41 +29,15 @@ class HFEncoding:
             value = self._cache[name] = getattr(self._e, name)
         return value
 
-    @property
-    def ids(self) -> list:
-        return self._get("ids")
-
-    @property
-    def type_ids(self) -> list:
-        return self._get("type_ids")
-
-    @property
-    def tokens(self) -> list:
-        return self._get("tokens")
-
-    @property
-    def offsets(self) -> list:
-        return self._get("offsets")
-
-    @property
-    def attention_mask(self) -> list:
-        return self._get("attention_mask")
-
-    @property
-    def special_tokens_mask(self) -> list:
-        return self._get("special_tokens_mask")
-
-    @property
-    def word_ids(self) -> list:
-        return self._get("word_ids")
-
-    @property
-    def words(self) -> list:
-        return self.word_ids
-
-    @property
-    def sequence_ids(self) -> list:
-        return self._get("sequence_ids")
+    ids = _field("ids")
+    type_ids = _field("type_ids")
+    tokens = _field("tokens")
+    offsets = _field("offsets")
+    attention_mask = _field("attention_mask")
+    special_tokens_mask = _field("special_tokens_mask")
+    word_ids = _field("word_ids")
+    words = word_ids
+    sequence_ids = _field("sequence_ids")
 
     @property
     def n_sequences(self) -> int:
