@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from native_build import build_env
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -27,7 +29,7 @@ def _build_dir() -> Path:
 
 
 def _run(cmd) -> None:
-    proc = subprocess.run(cmd, cwd=str(REPO), capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=str(REPO), capture_output=True, text=True, env=build_env())
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
         raise RuntimeError(f"building the test hooks failed: {' '.join(cmd)}\n{tail}")
