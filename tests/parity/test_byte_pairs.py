@@ -83,7 +83,8 @@ def test_pairs_filled_by_two_threads(case):
 def test_rank_too_large_for_an_entry(tmp_path, rank):
     # A file's pair table may hold any rank: one past what an entry holds
     # (rank + 1 in 32 bits) is asked of the pair table each time, one past
-    # the short-word merge keys goes to the linear-time merger; both give
+    # the short-word merge keys (rank << 7 | position in 32 bits, merge_key.h)
+    # goes to the linear-time merger; both give
     # the ids of a table where that merge comes last.
     from mtok.convert import load_spec
     from mtok.convert.export import export_mtok

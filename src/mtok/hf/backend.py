@@ -308,13 +308,16 @@ class TransformersBackend:
             self.__init__(Tokenizer.from_str(state["hf"]))
             self._hf = _hf_tokenizers().Tokenizer.from_str(state["hf"])
             return
-        tok = Tokenizer.from_bytes(state["mtok"])
-        tok._spec = state["spec"]
+        # HF's unpickle rereads the scores from JSON (see _reread_spec): when
+        # that moves one, compile the moved spec instead of the pickled bytes.
+        reread = _reread_scores(state["spec"])
+        if reread is None:
+            tok = Tokenizer.from_bytes(state["mtok"])
+            tok._spec = state["spec"]
+        else:
+            tok = Tokenizer._from_spec(reread)
         _copy_settings(state, tok)
         self.__init__(tok)
-        reread = self._reread_spec()
-        if reread is not None:
-            self._tok = _rebuilt(reread, tok)
 
     def __deepcopy__(self, memo):
         """A copy as HF's own: HF copies a Tokenizer through its JSON text,
