@@ -79,10 +79,12 @@ def test_cache_off(pair):
 
 
 def _synthetic(fuse_unk, byte_fallback):
-    """A small SentencePiece-style BPE whose vocab glues 'q' to the mark
-    ('q▁z' is a token) and has no token for 'k': the route must not cut
-    after 'q', nor after an unknown or byte-fallback character."""
-    letters = "abcqz"
+    """A small SentencePiece-style BPE whose vocab glues 'q', 'ж' and '𝄞' to
+    the mark ('q▁z' is a token) and has no token for 'k': the route must not
+    cut after those, nor after an unknown or byte-fallback character. '中'
+    and '😀' are tokens no token glues (the two-, three- and four-byte
+    characters of the route's per-character table and of its astral probe)."""
+    letters = "abcqzж𝄞中😀"
     vocab = {"<unk>": 0, "\u2581": 1}
     for c in letters:
         vocab[c] = len(vocab)
@@ -96,6 +98,8 @@ def _synthetic(fuse_unk, byte_fallback):
     add("\u2581a", "b")
     add("q", "\u2581")
     add("q\u2581", "z")
+    add("ж", "\u2581")
+    add("\U0001D11E", "\u2581")
     add("a", "b")
     add("\u2581", "\u2581")
     if byte_fallback:
@@ -117,7 +121,8 @@ def _synthetic(fuse_unk, byte_fallback):
 def test_synthetic_glue_and_unknowns(fuse_unk, byte_fallback):
     ref, ours = _synthetic(fuse_unk, byte_fallback)
     rng = random.Random(11)
-    texts = ["".join(rng.choice(["a", "b", "q", "z", "k", "é", " ", "  ", "ab", "q z"])
+    texts = ["".join(rng.choice(["a", "b", "q", "z", "k", "é", " ", "  ", "ab", "q z", "ж", "\U0001D11E",
+                                         "中", "\U0001F600", "ж z", "中 a"])
                      for _ in range(rng.randint(1, 30))) for _ in range(600)]
     if fuse_unk and not byte_fallback:  # unknowns fuse across words: the route stays off
         assert ours.debug_info()["ids_route"] == "general pipeline"

@@ -262,15 +262,28 @@ BpeBoundaries BpeBoundariesOf(const Model& model) {
   const BpeModel* bpe = Splittable(model);
   if (bpe == nullptr) return out;
   const Vocab& vocab = bpe->vocab();
+  constexpr size_t kWords = BpeBoundaries::kTableLimit / 64;
+  out.own_.assign(kWords, 0);
+  out.glued_.assign(kWords, 0);
+  auto set = [](std::vector<uint64_t>& bits, char32_t c) { bits[c >> 6] |= uint64_t{1} << (c & 63); };
   for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
     std::string_view t = vocab.Token(id);
+    int len;
+    if (!t.empty() && static_cast<size_t>(utf8::valid_seq_len(t, 0)) == t.size()) {
+      char32_t c = utf8::decode(t, 0, &len);
+      if (c < BpeBoundaries::kTableLimit) set(out.own_, c);
+    }
     for (size_t k = t.find(BpeBoundaries::kMark, 1); k != std::string_view::npos;
          k = t.find(BpeBoundaries::kMark, k + 1)) {
       size_t b = k - 1;
       while (b > 0 && (static_cast<unsigned char>(t[b]) & 0xC0) == 0x80) --b;
-      int len;
       char32_t c = utf8::decode(t, b, &len);
-      if (c != 0x2581) out.glue_.push_back(c);
+      if (c == 0x2581) continue;
+      if (c < BpeBoundaries::kTableLimit) {
+        set(out.glued_, c);
+      } else {
+        out.glue_.push_back(c);
+      }
     }
   }
   std::sort(out.glue_.begin(), out.glue_.end());
@@ -286,9 +299,15 @@ bool BpeBoundaries::SplitsAt(std::string_view s, size_t p) const {
   int len;
   char32_t c = utf8::decode(s, b, &len);
   if (c == 0x2581 || b + static_cast<size_t>(len) != p) return false;  // a run of marks, or bad UTF-8
-  if (std::binary_search(glue_.begin(), glue_.end(), c)) return false;
-  // The character is a symbol of its own (not byte fallback, whose
-  // "<0x..>" token strings the scan above does not see).
+  // The character must be a symbol of its own (not byte fallback, whose
+  // "<0x..>" token strings the scan does not see).
+  if (c < kTableLimit) {
+    if (Glued(c)) return false;
+    // The table holds valid sequences only; anything else asks the vocab.
+    if (c < 0x80 || utf8::valid_seq_len(s, b) == len) return Own(c);
+  } else if (std::binary_search(glue_.begin(), glue_.end(), c)) {
+    return false;
+  }
   uint32_t id;
   return vocab_->Find(s.substr(b, p - b), &id);
 }

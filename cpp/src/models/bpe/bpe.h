@@ -68,8 +68,17 @@ class BpeBoundaries {
 
  private:
   friend BpeBoundaries BpeBoundariesOf(const Model& model);
+  // Two bits per BMP code point, filled by the vocab scan so SplitsAt
+  // probes no hash on the hot path: is a token of its own, and some token
+  // holds it right before the mark (glue). Astral characters ask glue_
+  // and the vocab.
+  static constexpr uint32_t kTableLimit = 0x10000;
+  bool Own(char32_t c) const { return (own_[c >> 6] >> (c & 63)) & 1; }
+  bool Glued(char32_t c) const { return (glued_[c >> 6] >> (c & 63)) & 1; }
+
   const Vocab* vocab_ = nullptr;
-  std::vector<char32_t> glue_;  // sorted: characters some token holds right before the mark
+  std::vector<char32_t> glue_;  // sorted: astral characters some token holds right before the mark
+  std::vector<uint64_t> own_, glued_;  // kTableLimit bits each
 };
 
 // Scans the vocab (a few ms for 262k tokens): call once, off the load path.
