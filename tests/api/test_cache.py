@@ -172,9 +172,7 @@ def test_unwritable_dir_loads_with_one_warning(tmp_path, monkeypatch, error):
     def fail(*args, **kwargs):
         raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
 
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "mkstemp", fail)  # cache.py's writes go through it
+    monkeypatch.setattr(cache, "_create_temp", fail)  # cache.py's writes go through it
     src = _source(tmp_path / "tok")
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
