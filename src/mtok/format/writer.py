@@ -13,7 +13,6 @@ from .binary import ByteWriter
 from .codes import END_MAGIC, EXT_MAGIC, MAGIC, MAX_TOKEN_ID, PIPELINE_TYPE, Tag
 from .decoders import write_decoder
 from .encode_defaults import encode_default_sections
-from .models import write_model
 from .normalizers import write_normalizer
 from .post import (offset_trim_of, post_type_of, prefix_ids, template_of, write_mnn_program,
                    write_post_section)
@@ -164,6 +163,8 @@ def _model_memo(model: dict, reuse: bool) -> _ModelMemo:
                 return m
     section = model.get("mtok_section")
     if not isinstance(section, bytes):  # else written natively: used as it is, not copied
+        from .models import write_model  # here: a native section needs none of it
+
         w = ByteWriter()
         write_model(w, model)
         section = w.getvalue()
