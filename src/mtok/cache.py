@@ -14,10 +14,10 @@ options and the digest of every file conversion reads (the source, and
 tokenizer_config.json, special_tokens_map.json and chat templates beside
 it): sha256 for a file of 8 MB or more, blake2b below. Hashing a large
 source costs tens of ms, so a later load takes the key from ``sources/``
-when every file's (size, mtime, ctime, inode, device) is
-what it was when the key was computed, and the record was written more than
-two seconds after the files last changed (so that an edit within one
-timestamp tick of the hashing is not missed).
+when every file's (size, mtime, ctime, inode, device) is what it was when
+the key was computed, and the record was written more than two seconds
+after the files last changed (so that an edit within one timestamp tick of
+the hashing is not missed).
 
 An entry is used only if its stat matches the one recorded when it was
 written, or else its size and CRC-32 match (a copied, touched, truncated or
