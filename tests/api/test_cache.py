@@ -172,9 +172,7 @@ def test_unwritable_dir_loads_with_one_warning(tmp_path, monkeypatch, error):
     def fail(*args, **kwargs):
         raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
 
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "mkstemp", fail)  # cache.py's writes go through it
+    monkeypatch.setattr(cache, "_create_temp", fail)  # cache.py's writes go through it
     src = _source(tmp_path / "tok")
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
@@ -246,3 +244,30 @@ def test_cli_info_and_clear(cache_dir, tmp_path, capsys):
     mtok.Tokenizer.from_file(src)
     assert main(["cache", "clear", "--max-mb", "0"]) == 0
     assert _entries(cache_dir) == []
+
+
+def test_temporary_names_are_unique_and_private(tmp_path):
+    made = [cache._create_temp(str(tmp_path)) for _ in range(50)]
+    for fd, _ in made:
+        os.close(fd)
+    paths = [p for _, p in made]
+    assert len(set(paths)) == 50
+    assert all(os.path.dirname(p) == str(tmp_path) and os.path.basename(p).startswith(".tmp-") for p in paths)
+    assert all(os.stat(p).st_mode & 0o777 == 0o600 for p in paths)
+
+
+def test_large_files_are_keyed_by_sha256(cache_dir, tmp_path):
+    import hashlib
+
+    big = tmp_path / "big.bin"
+    big.write_bytes(bytes(range(256)) * (cache.SHA256_FROM // 256))
+    small = tmp_path / "small.bin"
+    small.write_bytes(b"abc")
+    assert cache._digest(str(big), big.stat().st_size) == "sha256:" + hashlib.sha256(big.read_bytes()).hexdigest()
+    assert cache._digest(str(small), 3) == "blake2b:" + hashlib.blake2b(b"abc", digest_size=32).hexdigest()
+    before = cache.source_key(str(cache_dir), str(big), {})
+    data = bytearray(big.read_bytes())
+    data[len(data) // 2] ^= 1  # same size, one bit changed
+    big.write_bytes(bytes(data))
+    os.utime(big, ns=(0, 0))  # and a stat record that no longer matches
+    assert cache.source_key(str(cache_dir), str(big), {}) != before

@@ -162,3 +162,23 @@ def test_pickle_keeps_added_tokens_and_settings():
     text = "a<pickled> <|endoftext|>"
     assert clone.encode(text) == ours.encode(text) and clone.encode_special_tokens
     assert clone.add_tokens(["<after>"]) == 1 and clone.token_to_id("<after>") == len(ours)
+
+
+def test_added_token_is_an_immutable_value():
+    import copy
+    import pickle
+
+    a = AddedToken("<x>", special=True)
+    b = AddedToken("<x>", False, False, False, False, True)  # `normalized` unset reads `not special`
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != AddedToken("<x>") and a != "<x>"
+    assert a.normalized is False and AddedToken("<y>").normalized is True
+    assert pickle.loads(pickle.dumps(a)) == a == copy.deepcopy(a)
+    for name in ("content", "special", "other"):
+        with pytest.raises(AttributeError):
+            setattr(a, name, 1)
+    with pytest.raises(AttributeError):
+        del a.content
+    with pytest.raises(TypeError):
+        AddedToken(b"<x>")
+    assert str(a) == "<x>" and repr(a).startswith('AddedToken("<x>"')

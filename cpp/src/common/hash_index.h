@@ -24,19 +24,39 @@ class HashIndex {
     owned_.assign(TableCapacity(count), kEmpty);
     slots_ = owned_.data();
     mask_ = owned_.size() - 1;
-    for (uint32_t id = 0; id < n; ++id) {
-      std::string_view k = key_of(id);
-      if (k.data() == nullptr) continue;
-      size_t i = HashBytes(k.data(), k.size()) & mask_;
+    auto insert = [&](uint32_t id, size_t i) {
       while (true) {
         if (owned_[i] == kEmpty) {
           owned_[i] = id;
-          break;
+          return;
         }
-        if (!distinct && key_of(owned_[i]) == k) break;  // a repeated key keeps its lowest id
+        if (!distinct && key_of(owned_[i]) == key_of(id)) return;  // a repeated key keeps its lowest id
         i = (i + 1) & mask_;
       }
+    };
+    // Each insert waits until kAhead more keys are hashed, its slot
+    // prefetched meanwhile (in id order still): in a large index every
+    // insert missed the cache at its slot.
+    constexpr uint32_t kAhead = 16;
+    uint32_t ids[kAhead];
+    size_t at[kAhead];
+    uint32_t head = 0, pending = 0;
+    for (uint32_t id = 0; id < n; ++id) {
+      std::string_view k = key_of(id);
+      if (k.data() == nullptr) continue;
+      const size_t i = HashBytes(k.data(), k.size()) & mask_;
+      __builtin_prefetch(&owned_[i], 1);
+      if (pending == kAhead) {
+        insert(ids[head], at[head]);
+        head = (head + 1) % kAhead;
+        --pending;
+      }
+      const uint32_t tail = (head + pending) % kAhead;
+      ids[tail] = id;
+      at[tail] = i;
+      ++pending;
     }
+    for (; pending > 0; --pending, head = (head + 1) % kAhead) insert(ids[head], at[head]);
   }
 
   // Uses `capacity` mapped slots (a power of two, ids already validated).

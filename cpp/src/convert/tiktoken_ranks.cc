@@ -26,12 +26,14 @@ struct Base64Table {
 };
 
 // base64.b64decode(s, validate=True): the alphabet, then '=' padding to a
-// multiple of four characters.
-bool Base64(std::string_view s, std::string* out) {
+// multiple of four characters. The bytes go to the start of *out, grown
+// when too small and never shrunk (two resizes per token were a tenth of a
+// conversion's instructions), their count to *n.
+bool Base64(std::string_view s, std::string* out, size_t* n) {
   static const Base64Table table;
   if (s.empty() || s.size() % 4 != 0) return false;
   size_t pad = s.back() == '=' ? (s[s.size() - 2] == '=' ? 2 : 1) : 0;
-  out->resize(s.size() / 4 * 3);
+  if (out->size() < s.size() / 4 * 3) out->resize(s.size() / 4 * 3);
   char* w = out->data();
   uint32_t acc = 0;
   int bits = 0;
@@ -45,7 +47,7 @@ bool Base64(std::string_view s, std::string* out) {
       *w++ = static_cast<char>((acc >> bits) & 0xFF);
     }
   }
-  out->resize(static_cast<size_t>(w - out->data()));
+  *n = static_cast<size_t>(w - out->data());
   return true;
 }
 
@@ -72,9 +74,13 @@ bool Blank(char c) { return c == ' ' || c == '\t'; }
 bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t* tokens) {
   static const ByteChars table;
   DictVocab vocab;
-  vocab.arena.reserve(data.size() * 3 / 2);  // base64 is 4/3 of the bytes, a character at most 2
+  // The arena at its bound (base64 is 4/3 of the bytes, a character at most
+  // 2), written through a cursor and cut to size at the end.
+  vocab.arena.resize(data.size() * 3 / 2 + 16);
+  size_t used = 0;
   vocab.entries.reserve(data.size() / 12);
   std::string raw;
+  size_t raw_size = 0;
   bool single[256] = {};
   size_t pos = 0;
   while (pos < data.size()) {
@@ -96,22 +102,25 @@ bool ConvertTiktokenRanks(std::string_view data, std::string* section, uint32_t*
     if (i == r) return false;
     while (i < line.size() && Blank(line[i])) ++i;
     // Anything else (a third field, other whitespace, signs, a bare '\r'): the Python reader decides.
-    if (i != line.size() || rank >= kMaxTokenId || !Base64(b64, &raw) || raw.empty()) return false;
-    // The token's characters, written straight into the vocab's arena.
-    const size_t at = vocab.arena.size();
-    vocab.arena.resize(at + 2 * raw.size());
+    if (i != line.size() || rank >= kMaxTokenId || !Base64(b64, &raw, &raw_size) || raw_size == 0) return false;
+    // The token's characters, written straight into the vocab's arena (a
+    // line of n base64 characters gives at most 2 * 3n / 4 of them, within
+    // the bound: the line is in data).
+    const size_t at = used;
     char* w = vocab.arena.data() + at;
-    for (unsigned char c : raw) {
+    for (size_t k = 0; k < raw_size; ++k) {
+      const unsigned char c = static_cast<unsigned char>(raw[k]);
       w[0] = table.chars[c][0];
       w[1] = table.chars[c][1];
       w += table.size[c];
     }
     const size_t size = static_cast<size_t>(w - (vocab.arena.data() + at));
-    vocab.arena.resize(at + size);
+    used = at + size;
     if (size > 0xFFFF) return false;
-    if (raw.size() == 1) single[static_cast<unsigned char>(raw[0])] = true;
+    if (raw_size == 1) single[static_cast<unsigned char>(raw[0])] = true;
     vocab.entries.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(size), static_cast<uint32_t>(rank)});
   }
+  vocab.arena.resize(used);
   for (bool present : single) {
     if (!present) return false;  // byte-level BPE needs all 256 bytes
   }

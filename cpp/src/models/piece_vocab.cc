@@ -30,10 +30,12 @@ Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelO
     }
     if (p.token.empty()) return r.ErrorAt(at, "empty token");
     uint32_t first;
-    if (opt.sentencepiece && vocab->Find(p.token, &first) && first != p.id)
+    // While the pieces come in byte order (as mtok writes them), each is new.
+    if (opt.sentencepiece && !vocab->ascending() && vocab->Find(p.token, &first) && first != p.id)
       return r.ErrorAt(at, "piece appears twice in a SentencePiece vocab");
     pieces->push_back(p);
   }
+  vocab->EndAdding();
   if (opt.has_unk && !vocab->Has(opt.unk_id))
     return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
   if (opt.sentencepiece && !opt.has_unk) return r.Error("a SentencePiece model needs an unk id");

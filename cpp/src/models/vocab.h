@@ -38,14 +38,31 @@ class Vocab {
     const bool fresh = ascending_ && (count_ == 1 || token > last_);
     ascending_ = fresh;
     last_ = token;
-    if (!mapped_) Index(id, fresh);
+    if (mapped_) return true;
+    if (fresh) {
+      Defer(id);
+    } else {
+      EndAdding();
+      Index(id, false);
+    }
     return true;
+  }
+  // Inserts the ids Add deferred; readers call it after their last Add.
+  void EndAdding() {
+    for (uint32_t i = 0; i < pending_n_; ++i) {
+      const Pending& p = pending_[(pending_head_ + i) % kPending];
+      InsertFresh(p.id, p.slot);
+    }
+    pending_n_ = pending_head_ = 0;
   }
   // True while every token added came above the one before: they are distinct.
   bool ascending() const { return ascending_ && records_.offsets == nullptr; }
   void Reserve(size_t n) {
     by_id_.reserve(n);
-    if (!mapped_ && slots_.size() < TableCapacity(n)) Rehash(TableCapacity(n));
+    if (!mapped_ && slots_.size() < TableCapacity(n)) {
+      EndAdding();
+      Rehash(TableCapacity(n));
+    }
   }
   // Uses an index from the file instead of building one; call before Add.
   // The caller validates the slots with ValidMappedIndex after adding.
@@ -60,6 +77,13 @@ class Vocab {
 
   bool Find(std::string_view token, uint32_t* id) const {
     if (mapped_) return index_.Find(token, [this](uint32_t i) { return Token(i); }, id);
+    for (uint32_t i = 0; i < pending_n_; ++i) {  // added, not inserted yet
+      const uint32_t s = pending_[(pending_head_ + i) % kPending].id;
+      if (by_id_[s] == token) {
+        *id = s;
+        return true;
+      }
+    }
     if (slots_.empty()) return false;
     for (size_t i = HashBytes(token.data(), token.size()) & mask_;; i = (i + 1) & mask_) {
       uint32_t s = slots_[i];
@@ -98,8 +122,12 @@ class Vocab {
     return records_.offsets != nullptr ? records_.id_limit : static_cast<uint32_t>(by_id_.size());
   }
 
-  // The built index, for writing it into a file (empty when mapped).
-  const std::vector<uint32_t>& built_slots() const { return slots_; }
+  // The built index, for writing it into a file (empty when mapped, or
+  // when a reader did not call EndAdding: then no index is written).
+  const std::vector<uint32_t>& built_slots() const {
+    static const std::vector<uint32_t> kNone;
+    return pending_n_ == 0 ? slots_ : kNone;
+  }
 
   // VOFF payload for a vocab parsed from the file at `base` (empty when the
   // vocab is mapped or has no tokens).
@@ -123,6 +151,40 @@ class Vocab {
   }
 
  private:
+  // A fresh token's insert waits until kPending more have been added, its
+  // slot prefetched meanwhile: a large vocab's inserts each missed the
+  // cache at their slot (o200k: 200k tokens, a 4 MB table).
+  static constexpr uint32_t kPending = 16;
+  struct Pending {
+    uint32_t id;
+    size_t slot;
+  };
+  void Defer(uint32_t id) {
+    if ((count_ + 1) * 2 > slots_.size()) {
+      EndAdding();
+      Rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    }
+    const std::string_view k = by_id_[id];
+    const size_t slot = HashBytes(k.data(), k.size()) & mask_;
+    __builtin_prefetch(&slots_[slot], 1);
+    if (pending_n_ == kPending) {
+      const Pending& oldest = pending_[pending_head_];
+      InsertFresh(oldest.id, oldest.slot);
+      pending_head_ = (pending_head_ + 1) % kPending;
+      --pending_n_;
+    }
+    pending_[(pending_head_ + pending_n_) % kPending] = {id, slot};
+    ++pending_n_;
+  }
+  // Inserts an id whose token is in no slot, probing from `slot`.
+  void InsertFresh(uint32_t id, size_t slot) {
+    for (size_t i = slot;; i = (i + 1) & mask_) {
+      if (slots_[i] == HashIndex::kEmpty) {
+        slots_[i] = id;
+        return;
+      }
+    }
+  }
   // `fresh`: the token is known to be in no slot yet.
   void Index(uint32_t id, bool fresh) {
     if ((count_ + 1) * 2 > slots_.size()) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
@@ -177,6 +239,8 @@ class Vocab {
   bool ascending_ = true;
   std::string_view last_;
   uint32_t count_ = 0;
+  Pending pending_[kPending];
+  uint32_t pending_head_ = 0, pending_n_ = 0;
 };
 
 }  // namespace mtok

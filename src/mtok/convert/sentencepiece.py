@@ -11,7 +11,6 @@ add_special_tokens=True) equal ``encode(text, add_bos=True, add_eos=True)``.
 """
 
 from ..errors import FormatError
-from .sp_merges import CONTROL, UNKNOWN, USER_DEFINED
 
 
 def read_model_proto(path: str):
@@ -33,6 +32,8 @@ def read_model_proto(path: str):
 
 
 def _check(path, proto, types):
+    from .sp_merges import UNKNOWN  # the protobuf importer's only (the native reader takes most files)
+
     if not proto.pieces:
         raise FormatError(f"{path}: the model has no pieces")
     if types.count(UNKNOWN) != 1:
@@ -72,6 +73,7 @@ def _facts(path, proto):
     """What the spec needs of a parsed ModelProto (the native reader,
     convert/sp_model.cc, gives the same dict)."""
     from .sentencepiece_proto import MODEL_TYPES
+    from .sp_merges import CONTROL, UNKNOWN, USER_DEFINED
 
     types = [p.type for p in proto.pieces]
     _check(path, proto, types)

@@ -7,12 +7,10 @@ past the model vocabulary and the added tokens, and re-adding a token with
 the same content and flags is ignored (and not counted).
 """
 
-from dataclasses import dataclass
-
 _FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
+_FIELDS = ("content",) + _FLAGS
 
 
-@dataclass(frozen=True)
 class AddedToken:
     """A token matched in the text before the model runs, with HF's flags:
     `single_word` (only as a whole word), `lstrip` / `rstrip` (takes the
@@ -20,18 +18,37 @@ class AddedToken:
     and `special` (skipped by ``decode(skip_special_tokens=True)``).
 
     `normalized` left unset means ``not special``, as in HF, also when
-    add_special_tokens makes the token special."""
+    add_special_tokens makes the token special.
 
-    content: str
-    single_word: bool = False
-    lstrip: bool = False
-    rstrip: bool = False
-    normalized: bool = None
-    special: bool = False
+    Immutable, compared and hashed by its fields. (Written out, not a
+    frozen dataclass: importing dataclasses, and inspect with it, was 1 MB
+    of a loaded tokenizer's resident memory and a sixth of `import mtok`.)"""
 
-    def __post_init__(self):
-        if not isinstance(self.content, str):
-            raise TypeError(f"AddedToken content must be a str, not {type(self.content).__name__}")
+    __match_args__ = _FIELDS
+
+    def __init__(self, content: str, single_word: bool = False, lstrip: bool = False, rstrip: bool = False,
+                 normalized: bool = None, special: bool = False):
+        if not isinstance(content, str):
+            raise TypeError(f"AddedToken content must be a str, not {type(content).__name__}")
+        for name, value in zip(_FIELDS, (content, single_word, lstrip, rstrip, normalized, special)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, f) for f in _FIELDS)  # `normalized` as read: unset is `not special`
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
 
     def __getattribute__(self, name):
         value = object.__getattribute__(self, name)

@@ -96,6 +96,7 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
       uint32_t id;
       MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
     }
+    vocab.EndAdding();
   }
   std::string_view payload;
   if (opt.has_unk && !vocab.Has(opt.unk_id))

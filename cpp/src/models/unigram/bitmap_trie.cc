@@ -23,8 +23,8 @@ std::vector<TrieEntry> SortedUnique(std::vector<TrieEntry> entries) {
 
 }  // namespace
 
-std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries) {
-  const std::vector<TrieEntry> sorted = SortedUnique(std::move(entries));
+std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool presorted) {
+  const std::vector<TrieEntry> sorted = presorted ? std::move(entries) : SortedUnique(std::move(entries));
   // Node i covers sorted[lo, hi): the tokens that start with its string,
   // which is depth bytes long. Children are appended in byte order while
   // nodes are visited in index order, so the layout is breadth-first.

@@ -41,7 +41,9 @@ struct TrieEntry {
 
 // Builds the nodes for `entries` (any order; for equal tokens the last one
 // wins). Node 0 is the root.
-std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries);
+// `presorted`: the entries are already in strictly ascending byte order
+// (then they are not sorted again).
+std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool presorted = false);
 
 class BitmapTrie {
  public:

@@ -36,11 +36,15 @@ Scratch& ThreadScratch() {
 // The entries the lattice may use. SentencePiece keeps control, unknown
 // and byte pieces out of text matching; unused pieces are in its trie but
 // never chosen. HF: every entry, later ones winning for equal strings.
-std::vector<TrieEntry> LatticeEntries(const std::vector<ScoredPiece>& pieces, bool spm) {
+// `in_byte_order`: the pieces are strictly ascending by bytes (as mtok
+// writes them), so distinct: the entries are kept in that order, which is
+// the trie's, instead of in id order (that the trie then sorts again).
+std::vector<TrieEntry> LatticeEntries(const std::vector<ScoredPiece>& pieces, bool spm, bool in_byte_order) {
   std::vector<const ScoredPiece*> by_id(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) by_id[i] = &pieces[i];
-  std::stable_sort(by_id.begin(), by_id.end(),
-                   [](const ScoredPiece* a, const ScoredPiece* b) { return a->id < b->id; });
+  if (!in_byte_order)
+    std::stable_sort(by_id.begin(), by_id.end(),
+                     [](const ScoredPiece* a, const ScoredPiece* b) { return a->id < b->id; });
   std::vector<TrieEntry> out;
   out.reserve(pieces.size());
   for (const ScoredPiece* p : by_id) {
@@ -223,7 +227,9 @@ class UnigramModel : public Model {
 
 UnigramTrie BuildUnigramTrie(const std::vector<ScoredPiece>& pieces, bool sentencepiece) {
   UnigramTrie t;
-  t.built = BuildBitmapTrie(LatticeEntries(pieces, sentencepiece));
+  bool ascending = true;
+  for (size_t i = 1; i < pieces.size() && ascending; ++i) ascending = pieces[i - 1].token < pieces[i].token;
+  t.built = BuildBitmapTrie(LatticeEntries(pieces, sentencepiece, ascending), ascending);
   t.unk_score = UnknownScore(pieces, sentencepiece);
   return t;
 }

@@ -22,6 +22,7 @@ Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out) {
     uint32_t id;
     MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
   }
+  vocab.EndAdding();
   // HF fails on the first word it cannot spell when unk is missing; mtok
   // refuses the model when it loads instead.
   if (!vocab.Find(unk, &opt.unk_id))
