@@ -9,6 +9,7 @@ code point."""
 
 import json
 import random
+import struct
 import unicodedata
 
 import pytest
@@ -155,3 +156,28 @@ def test_normalized_added_token_keeps_the_route_unfused(tmp_path):
     assert ours.debug_info()["ids_route"].startswith("BertPreTokenizer words")
     texts = ["hello world!", "HELLO WORLD, Héllo Wörld", "xhello worldy"] + edge_strings()
     check_all_ways(f"{BASE} normalized added token", ref, ours, texts)
+
+
+def test_vocab_out_of_byte_order(bert, monkeypatch):
+    """A file whose WordPiece records are in id order, not byte order: the
+    vocab trie (models/wordpiece/wordpiece_trie.cc) cannot take the tokens
+    in the order they lie in memory and sorts them first. Same ids."""
+    import mtok
+    from mtok.convert import load_spec
+    from mtok.format import models
+    from mtok.format.writer import write_mtok
+
+    ref, _ = bert
+    by_bytes = models.sorted_vocab
+    monkeypatch.setattr(models, "sorted_vocab", lambda vocab, where: sorted(by_bytes(vocab, where),
+                                                                            key=lambda item: item[1]))
+    data = write_mtok(load_spec(str(corpus.require("tokenizers", BASE, "tokenizer.json"))))
+    record = {t: struct.pack("<H", len(t)) + t + struct.pack("<I", i) for t, i in ((b"[PAD]", 0), (b"[UNK]", 100), (b"!", 999))}
+    assert 0 < data.find(record[b"[PAD]"]) < data.find(record[b"[UNK]"]) < data.find(record[b"!"])
+    ours = mtok.Tokenizer.from_bytes(data)
+    ours.no_truncation()  # as corpus.hf_pair leaves ref
+    ours.no_padding()
+    texts = corpus_lines_and_paragraphs()[:400] + edge_strings()
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    assert_same(f"{BASE} records in id order", texts, expected,
+                [ours.encode(t, add_special_tokens=False) for t in texts])

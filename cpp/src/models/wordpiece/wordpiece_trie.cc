@@ -14,48 +14,100 @@ constexpr uint32_t kDenseFrom = 16;
 
 }  // namespace
 
-WordPieceTrie::WordPieceTrie(const Vocab& vocab) {
-  // The tokens in byte order, each one's new nodes hung off the path of
-  // the one before it: no edge lookups (a hash table of edges was most of
-  // a cached bert load's first encode: megabytes cleared, a miss per byte),
-  // and each node's children come out grouped and sorted.
-  std::vector<uint32_t> by_bytes;
-  by_bytes.reserve(vocab.size());
-  size_t bytes = 0;
-  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
-    const size_t len = vocab.Token(id).size();
-    if (len == 0) continue;
-    by_bytes.push_back(id);
-    bytes += len;
-  }
-  SortByBytes(&by_bytes, [&vocab](uint32_t id) { return vocab.Token(id); }, [](uint32_t a, uint32_t b) { return a < b; });
-  std::vector<uint32_t> parent{kNone}, token{kNone};
-  std::vector<uint8_t> label{0};
-  parent.reserve(bytes + 1);  // at most a node per byte
-  token.reserve(bytes + 1);
-  label.reserve(bytes + 1);
-  std::vector<uint32_t> path{0};  // path[d]: the node at depth d on the previous token
-  std::string_view prev;
-  for (uint32_t id : by_bytes) {
-    const std::string_view t = vocab.Token(id);
-    size_t shared = 0;
-    const size_t limit = std::min(t.size(), prev.size());
-    while (shared < limit && t[shared] == prev[shared]) ++shared;
-    path.resize(shared + 1);
-    for (size_t d = shared; d < t.size(); ++d) {
-      const auto node = static_cast<uint32_t>(parent.size());
-      parent.push_back(path[d]);
-      token.push_back(kNone);
-      label.push_back(static_cast<uint8_t>(t[d]));
-      path.push_back(node);
+// The trie's nodes before they are numbered breadth first.
+struct WordPieceTrie::Draft {
+  std::vector<uint32_t> parent, token;
+  std::vector<uint8_t> label;
+
+  // The tokens of `ids` in byte order, each one's new nodes hung off the
+  // path of the one before it; false when `ids` is not in byte order.
+  bool Build(const Vocab& vocab, const std::vector<uint32_t>& ids) {
+    size_t bytes = 0;
+    for (uint32_t id : ids) bytes += vocab.Token(id).size();
+    parent.assign(1, kNone);
+    token.assign(1, kNone);
+    label.assign(1, 0);
+    parent.reserve(bytes + 1);  // at most a node per byte
+    token.reserve(bytes + 1);
+    label.reserve(bytes + 1);
+    std::vector<uint32_t> path{0};  // path[d]: the node at depth d on the previous token
+    std::string_view prev;
+    for (uint32_t id : ids) {
+      const std::string_view t = vocab.Token(id);
+      size_t shared = 0;
+      const size_t limit = std::min(t.size(), prev.size());
+      while (shared < limit && t[shared] == prev[shared]) ++shared;
+      const bool below = shared < limit ? static_cast<uint8_t>(t[shared]) < static_cast<uint8_t>(prev[shared])
+                                        : t.size() < prev.size();
+      if (below) return false;
+      path.resize(shared + 1);
+      for (size_t d = shared; d < t.size(); ++d) {
+        const auto node = static_cast<uint32_t>(parent.size());
+        parent.push_back(path[d]);
+        token.push_back(kNone);
+        label.push_back(static_cast<uint8_t>(t[d]));
+        path.push_back(node);
+      }
+      // Several ids spell this string (adjacent in byte order): the one
+      // the vocab's index gives.
+      uint32_t& owner = token[path[t.size()]];
+      if (owner == kNone) owner = id;
+      else vocab.Find(t, &owner);
+      prev = t;
     }
-    // Several ids spell this string (adjacent in the order): the one the
-    // vocab's index gives.
-    uint32_t& owner = token[path[t.size()]];
-    if (owner == kNone) owner = id;
-    else vocab.Find(t, &owner);
-    prev = t;
+    return true;
   }
+};
+
+namespace {
+
+// The vocab's ids in the order their bytes lie in memory, or false when
+// they do not fit the packed sort key. A vocab read from a file points
+// into it, and writers keep tokens in byte order: sorting these integers
+// costs a fraction of sorting the strings.
+bool InMemoryOrder(const Vocab& vocab, std::vector<uint32_t>* ids) {
+  if (vocab.id_limit() > (1u << 24)) return false;
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
+    const std::string_view t = vocab.Token(id);
+    if (t.empty()) continue;
+    low = std::min(low, reinterpret_cast<uintptr_t>(t.data()));
+    high = std::max(high, reinterpret_cast<uintptr_t>(t.data()));
+  }
+  if (low <= high && high - low >= (uint64_t{1} << 40)) return false;
+  std::vector<uint64_t> keys;  // offset << 24 | id
+  keys.reserve(vocab.size());
+  for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
+    const std::string_view t = vocab.Token(id);
+    if (!t.empty()) keys.push_back(uint64_t{reinterpret_cast<uintptr_t>(t.data()) - low} << 24 | id);
+  }
+  std::sort(keys.begin(), keys.end());
+  ids->resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) (*ids)[i] = static_cast<uint32_t>(keys[i] & 0xFFFFFF);
+  return true;
+}
+
+}  // namespace
+
+WordPieceTrie::WordPieceTrie(const Vocab& vocab) {
+  // Built from the tokens in byte order: no edge lookups (a hash table of
+  // edges was most of a cached bert load's first encode: megabytes
+  // cleared, a miss per byte), and each node's children come out grouped
+  // and sorted. The tokens' order in memory usually is byte order;
+  // otherwise they are sorted by their bytes.
+  Draft draft;
+  std::vector<uint32_t> ids;
+  if (!InMemoryOrder(vocab, &ids) || !draft.Build(vocab, ids)) {
+    ids.clear();
+    for (uint32_t id = 0; id < vocab.id_limit(); ++id) {
+      if (!vocab.Token(id).empty()) ids.push_back(id);
+    }
+    SortByBytes(&ids, [&vocab](uint32_t id) { return vocab.Token(id); }, [](uint32_t a, uint32_t b) { return a < b; });
+    draft.Build(vocab, ids);
+  }
+  const std::vector<uint32_t>& parent = draft.parent;
+  const std::vector<uint32_t>& token = draft.token;
+  const std::vector<uint8_t>& label = draft.label;
   const size_t n = parent.size();
   // Children of each node, grouped by parent: nodes were made in byte
   // order, so each group is sorted by byte already.

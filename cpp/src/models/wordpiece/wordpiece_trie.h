@@ -57,6 +57,7 @@ class WordPieceTrie {
   uint32_t Token(uint32_t node) const { return nodes_[node].token; }
 
  private:
+  struct Draft;
   struct Node {
     uint32_t first = 0;      // id of the first child
     uint32_t count = 0;      // number of children
