@@ -201,12 +201,9 @@ def infer_model_type(model: dict) -> str:
 
 
 def write_model(w: ByteWriter, model: dict) -> None:
-    section = model.get("mtok_section")
-    if isinstance(section, bytes):
-        # Written by the converter's native fast path (convert/tokenizer_json.py),
-        # byte for byte what the writers above give for the same model.
-        w.raw(section)
-        return
+    """A model spec's section. (A section the native converter wrote,
+    spec["model"]["mtok_section"], is used as it is by writer.py and never
+    comes here.)"""
     kind = infer_model_type(model)
     writer = WRITERS.get(kind)
     if writer is None:

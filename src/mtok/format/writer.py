@@ -162,7 +162,9 @@ def _model_memo(model: dict, reuse: bool) -> _ModelMemo:
             if m.model is model:
                 return m
     section = model.get("mtok_section")
-    if not isinstance(section, bytes):  # else written natively: used as it is, not copied
+    # Written by the native converter (convert/tokenizer_json.py...), byte
+    # for byte what models.py gives for the same model: used as it is.
+    if not isinstance(section, bytes):
         from .models import write_model  # here: a native section needs none of it
 
         w = ByteWriter()
