@@ -79,11 +79,12 @@ def test_pairs_filled_by_two_threads(case):
                 tok.encode_batch(inputs, add_special_tokens=False, num_threads=2))
 
 
-@pytest.mark.parametrize("rank", [(1 << 23) + 7, 0xFFFFFFFE], ids=["past-merge-keys", "past-table-entries"])
+@pytest.mark.parametrize("rank", [1 << 22, (1 << 23) + 7, 0xFFFFFFFE],
+                         ids=["first-past-merge-keys", "past-merge-keys", "past-table-entries"])
 def test_rank_too_large_for_an_entry(tmp_path, rank):
     # A file's pair table may hold any rank: one past what an entry holds
     # (rank + 1 in 32 bits) is asked of the pair table each time, one past
-    # the short-word merge keys (rank << 7 | position in 32 bits, merge_key.h)
+    # the short-word merge keys (rank << 8 | position, ranks below 2^22, merge_key.h)
     # goes to the linear-time merger; both give
     # the ids of a table where that merge comes last.
     from mtok.convert import load_spec
@@ -108,7 +109,7 @@ def test_rank_too_large_for_an_entry(tmp_path, rank):
     last = json.loads(original.to_str())
     last["model"]["merges"] = last["model"]["merges"][1:] + last["model"]["merges"][:1]
     ref = tokenizers.Tokenizer.from_str(json.dumps(last))
-    inputs = ["ab", "abc", "cab", "abcab", "ababab", "cabcabca", "abc" * 40, "ab" * 70]
+    inputs = ["ab", "abc", "cab", "abcab", "ababab", "cabcabca", "abc" * 40, "ab" * 70, "ab" * 140]
     expected = [ref.encode(t, add_special_tokens=False).ids for t in inputs]
     assert expected[1] == [vocab["a"], vocab["bc"]]  # the moved merge changes results
     ours = mtok.Tokenizer.from_bytes(bytes(data))

@@ -1,9 +1,12 @@
 """Long pre-tokens against the references. Byte-level BPE merges a piece of
-more than 128 bytes (ByteBpe's kSmallPiece) with MergeQueue, rank buckets
-whose pop order must be exactly HF's heap order (lowest rank, leftmost on
-ties): these compare whole ids on long synthetic pieces, at lengths around
-that threshold and well past it (and at the short-word loop's switch from
-a plain to a vector minimum of its merge keys, 5 symbols), for the corpus
+more than 255 symbols (ByteBpe's kSmallParts: bytes, or characters that
+start as one token) with MergeQueue, rank buckets whose pop order must be
+exactly HF's heap order (lowest rank, leftmost on ties), and shorter ones
+with a scan of 8-bit positioned merge keys: these compare whole ids on
+long synthetic pieces, at lengths around both limits (in symbols, and the
+4 * 255 bytes past which no piece is tried as short) and well past them
+(and at the short-word loop's switch from a plain to a vector minimum of
+its merge keys, 5 symbols), for the corpus
 byte-level tokenizers (vs HF tokenizers) and the OpenAI encodings (vs
 tiktoken), and on a synthetic merge table that is not in natural order."""
 
@@ -18,10 +21,13 @@ from harness import assert_same, byte_level_bpe, compare_with_hf
 
 tokenizers = pytest.importorskip("tokenizers")
 
-SMALL_PIECE = 128  # bytes; cpp/src/models/bpe/byte_bpe.cc
+SMALL_PARTS = 255  # symbols; kSmallParts in cpp/src/models/bpe/byte_bpe.cc
 SCAN_SWITCH = 5  # bytes: keys of 4 symbols scanned plainly, more four at a time (merge_key.h)
-LENGTHS = [SCAN_SWITCH, SCAN_SWITCH + 1, 48, 97, SMALL_PIECE - 1, SMALL_PIECE, SMALL_PIECE + 1,
-           SMALL_PIECE + 2, 1000, 20000]
+# In characters: around SMALL_PARTS for one-byte characters, for three-byte
+# ones (85 of them are 255 symbols unless some fold), and for the byte cap
+# (340 three-byte characters are 1020 bytes); 128 was the earlier limit.
+LENGTHS = [SCAN_SWITCH, SCAN_SWITCH + 1, 48, 84, 85, 86, 97, 127, 128, 129, SMALL_PARTS - 1, SMALL_PARTS,
+           SMALL_PARTS + 1, SMALL_PARTS + 2, 340, 341, 1000, 20000]
 
 
 def _rand(alphabet, n, seed):
@@ -127,7 +133,7 @@ def test_shuffled_merge_tables_match_hf(tmp_path, seed):
     merges = _shuffled_merges(seed)
     rng = random.Random(seed)
     inputs = [_rand(alpha, n, rng.random()) for alpha in ("abc", "ab", "aabc")
-              for n in (SMALL_PIECE - 1, SMALL_PIECE + 1, 300, 3000)]
+              for n in (127, 129, SMALL_PARTS - 1, SMALL_PARTS + 1, 300, 3000)]
     # Runs of one token, spelled out: the same pair many times over.
     inputs += [(left + right) * (600 // len(left + right)) for left, right in merges[:6]]
     compare_with_hf(byte_level_bpe(merges), inputs, tmp_path, f"long pieces, shuffled merges (seed {seed})")

@@ -42,11 +42,14 @@ bool AppendTokenBytes(std::string_view token, std::string* out) {
   return true;
 }
 
-// Pieces up to this many bytes merge with a linear scan per step (cache
-// friendly, and no per-thread bucket array to set up: CJK clauses of 50-128
-// bytes took 3x the instructions a byte through the MergeQueue); longer
-// ones use a MergeQueue so the worst case stays linear.
-constexpr size_t kSmallPiece = 128;
+// Pieces of up to this many symbols (bytes, or folded characters) merge
+// with a linear scan per step (cache friendly, and no per-thread bucket
+// array to set up: CJK clauses of 50-128 bytes took 3x the instructions a
+// byte through the MergeQueue, and a thread's first long piece paid for
+// the queue's bucket per rank); longer ones use a MergeQueue so the worst
+// case stays linear. Part links are uint8_t, with parts[n] the end mark.
+constexpr size_t kSmallParts = merge_key::kPositions - 1;
+static_assert(kSmallParts <= 0xFF, "a part's links are uint8_t");
 
 // Pieces longer than this (bytes) free MergeLarge's scratch when done.
 constexpr size_t kKeepScratch = size_t{4} << 20;
@@ -171,22 +174,25 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
 }
 
 void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
-  if (s.size() <= kSmallPiece) {
+  // A symbol is at most 4 bytes: a longer piece has too many.
+  if (s.size() <= 4 * kSmallParts) {
     // On the stack: no thread_local lookup, no vector. parts[n] only
     // marks the end (its start is s.size()).
-    Part parts[kSmallPiece + 1];
-    uint32_t key[kSmallPiece];
-    size_t n = 0;
-    for (size_t i = 0, len; i < s.size(); i += len, ++n) {
+    Part parts[kSmallParts + 1];
+    uint32_t key[merge_key::RoundUp4(kSmallParts)];
+    size_t n = 0, i = 0;
+    for (size_t len; i < s.size() && n < kSmallParts; i += len, ++n) {
       parts[n].start = static_cast<uint32_t>(i);
       parts[n].id = FirstSymbol(s, i, &len);
       parts[n].prev = static_cast<uint8_t>(n - 1);
       parts[n].next = static_cast<uint8_t>(n + 1);
     }
-    parts[n].start = static_cast<uint32_t>(s.size());
-    if (MergeSmall(s, parts, key, n)) {
-      for (size_t i = 0; i < n; i = parts[i].next) out->push_back(parts[i].id);
-      return;
+    if (i == s.size()) {
+      parts[n].start = static_cast<uint32_t>(s.size());
+      if (MergeSmall(s, parts, key, n)) {
+        for (size_t k = 0; k < n; k = parts[k].next) out->push_back(parts[k].id);
+        return;
+      }
     }
   }
   MergeLarge(s, out);

@@ -83,7 +83,7 @@ class ByteBpe {
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                 uint32_t b_end, uint32_t* rank, uint32_t* merged) const;
-  // Merges parts[0, n) (n <= 128, linked in order, parts[n].start the
+  // Merges parts[0, n) (n < merge_key::kPositions, linked in order, parts[n].start the
   // piece's end) in place; returns false when a rank is
   // too large for a merge key (the parts are then of no use, and
   // MergeLarge does the word from its bytes). key[i] is part i's merge key

@@ -1,7 +1,7 @@
 // Merge keys of the merge loop for short words, and the smallest of them,
 // which that loop asks for once per merge.
 //
-// A key packs rank << 7 | position, so the smallest key is the lowest
+// A key packs rank << 8 | position, so the smallest key is the lowest
 // rank, leftmost on ties, and names its own position: one pass, and no
 // search for the index afterwards. Keys are offset by 2^23 so that, read
 // as IEEE floats, they are positive normal numbers: those order like
@@ -20,13 +20,15 @@
 namespace mtok::merge_key {
 
 // Ranks from here on do not fit a key (real vocabularies stay far below).
-constexpr uint32_t kRanks = 1u << 23;
+constexpr uint32_t kRanks = 1u << 22;
+// Positions a key can name (a word of up to this many symbols).
+constexpr uint32_t kPositions = 1u << 8;
 constexpr uint32_t kNone = 0x7F800000u;  // +infinity: above every key
 
-inline uint32_t Make(uint32_t rank, uint32_t pos) { return ((rank << 7) | pos) + (1u << 23); }
-inline uint32_t Position(uint32_t key) { return (key - (1u << 23)) & 127; }
+inline uint32_t Make(uint32_t rank, uint32_t pos) { return ((rank << 8) | pos) + (1u << 23); }
+inline uint32_t Position(uint32_t key) { return (key - (1u << 23)) & (kPositions - 1); }
 
-inline size_t RoundUp4(size_t n) { return (n + 3) & ~size_t{3}; }
+constexpr size_t RoundUp4(size_t n) { return (n + 3) & ~size_t{3}; }
 
 // min(keys[0, n)); keys must hold RoundUp4(n) values, those past n kNone.
 inline uint32_t Lowest(const uint32_t* keys, size_t n) {
