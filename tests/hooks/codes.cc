@@ -77,6 +77,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;
     d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;
+    d["tag.WORDPIECE_TRIE"] = c::tag::kWordPieceTrie;
     d["end_magic"] = nb::bytes(c::kEndMagic, sizeof(c::kEndMagic));
     d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;
     d["tag.TRUNCATION"] = c::tag::kTruncation;

@@ -30,7 +30,9 @@ class HugePageRegion {
   ~HugePageRegion();
 
   // Allocates `size` bytes (zeroed). False when even ordinary pages fail.
-  bool Allocate(size_t size);
+  // With `huge` false, ordinary pages only: each is backed when first
+  // written, where a 2 MB page is cleared (and resident) whole at its first.
+  bool Allocate(size_t size, bool huge = true);
   // Unmaps the region (then Allocate may be called again).
   void Release();
   uint8_t* data() const { return data_; }

@@ -34,13 +34,13 @@ const char* HugePageRegion::KindName(Kind k) {
   return "none";
 }
 
-bool HugePageRegion::Allocate(size_t size) {
+bool HugePageRegion::Allocate(size_t size, bool huge) {
   if (size == 0 || map_ != nullptr) return false;
   const size_t rounded = RoundUp(size, kHuge);
 #ifdef MAP_HUGETLB
   // MTOK_HUGE_PAGES=0 turns huge pages off (for comparisons).
   const char* env = std::getenv("MTOK_HUGE_PAGES");
-  const bool allowed = env == nullptr || env[0] != '0';
+  const bool allowed = huge && (env == nullptr || env[0] != '0');
   if (allowed) {
     void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);

@@ -16,6 +16,8 @@ namespace mtok {
 namespace {
 
 constexpr size_t kUnset = ~size_t{0};
+// Tables up to this size (the first ones: 2.7 MB) are not on 2 MB pages.
+constexpr size_t kSmallTableBytes = size_t{4} << 20;
 std::atomic<size_t> g_bound{kUnset};
 
 // MTOK_CACHE_MB as bytes; kDefaultBound when unset or empty.
@@ -150,7 +152,9 @@ bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge
   const size_t bytes = short_bytes + long_bytes + huge_slots * sizeof(HugeSlot);
   HugePageRegion& mem = tables_[cur_ ^ 1];
   mem.Release();
-  if (!mem.Allocate(bytes)) return false;
+  // The first tables stay on ordinary pages: a tokenizer that encodes
+  // little keeps resident only the slots it wrote, not 4 MB of 2 MB pages.
+  if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return false;
   cur_ ^= 1;
   short_ = reinterpret_cast<ShortSet*>(mem.data());
   long_ = reinterpret_cast<LongSlot*>(mem.data() + short_bytes);

@@ -185,7 +185,7 @@ class PieceCache {
   // time one of them had half as many pre-tokens cached as it has slots,
   // until they reach the bound's share (shares: short table 3/8, long
   // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
-  // all). A fresh cache costs the kernel a few 2 MB pages to clear; one
+  // all). A fresh cache costs the kernel the pages it writes to clear; one
   // that sees many distinct pre-tokens grows to its bound.
   static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
@@ -262,8 +262,9 @@ class PieceCache {
   // Log2 of the largest table sizes the bound allows.
   size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
   bool can_grow_ = false;
-  // The tables live in one zero-filled mapping on 2 MB pages where the
-  // kernel allows (one TLB entry for a lookup that lands anywhere). Two
+  // The tables live in one zero-filled mapping, once grown on 2 MB pages
+  // where the kernel allows (one TLB entry for a lookup that lands
+  // anywhere; the first, small tables on ordinary pages). Two
   // regions, the tables in tables_[cur_]: growing maps the other one, so
   // a warm cache that grows calls no allocator (only mmap).
   HugePageRegion tables_[2];

@@ -18,7 +18,7 @@ Status ReadModel(ByteReader& r, const SectionTable& sections, std::unique_ptr<Mo
       return ReadBpe(r, t == c::kBpeFull, sections, out);
     case c::kWordPiece:
       *type = "WordPiece";
-      return ReadWordPiece(r, out);
+      return ReadWordPiece(r, sections, out);
     case c::kUnigram:
     case c::kUnigramFull:
       *type = "Unigram";

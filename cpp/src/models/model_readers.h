@@ -22,7 +22,8 @@ Status AdoptVocab(ByteReader& r, const SectionTable& sections, uint32_t vocab_si
 // BPE: MNN's code 1 or mtok's code 65 (`full`); adopts the vocab, pair and
 // raw-byte sections (models/bpe/bpe_reader.cc).
 Status ReadBpe(ByteReader& r, bool full, const SectionTable& sections, std::unique_ptr<Model>* out);
-Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out);
+// WordPiece: MNN's code 1; adopts the vocab sections and WTRI (its trie).
+Status ReadWordPiece(ByteReader& r, const SectionTable& sections, std::unique_ptr<Model>* out);
 // Unigram: MNN's code 2 or mtok's code 66 (`full`); adopts UTRI with the
 // vocab sections.
 Status ReadUnigram(ByteReader& r, const SectionTable& sections, bool full, std::unique_ptr<Model>* out);

@@ -86,6 +86,7 @@ class Tag:
     CHAR_FOLD = tag("BFLD")
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")
+    WORDPIECE_TRIE = tag("WTRI")
     OFFSET_TRIM = tag("OFFS")
     TRUNCATION = tag("TRUN")
     PADDING = tag("PADS")

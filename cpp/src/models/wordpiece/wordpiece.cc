@@ -1,16 +1,26 @@
 #include "models/wordpiece/wordpiece.h"
 
 #include "common/utf8.h"
+#include "io/codes.h"
+#include "io/slot_table.h"
 
 namespace mtok {
 
-WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options) : vocab_(vocab), opt_(std::move(options)) {}
+WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, WordPieceTrie trie)
+    : vocab_(vocab), opt_(std::move(options)), mapped_(trie.mapped()) {
+  if (mapped_) {
+    trie_ = std::make_unique<WordPieceTrie>(std::move(trie));
+    continuing_ = trie_->Walk(opt_.continuing_subword_prefix);
+  }
+}
 
 const WordPieceTrie& WordPiece::Trie() const {
-  std::call_once(made_, [this] {
-    trie_ = std::make_unique<WordPieceTrie>(vocab_);
-    continuing_ = trie_->Walk(opt_.continuing_subword_prefix);
-  });
+  if (!mapped_) {
+    std::call_once(made_, [this] {
+      trie_ = std::make_unique<WordPieceTrie>(vocab_);
+      continuing_ = trie_->Walk(opt_.continuing_subword_prefix);
+    });
+  }
   return *trie_;
 }
 
@@ -67,7 +77,8 @@ namespace {
 
 class WordPieceModel : public Model {
  public:
-  WordPieceModel(Vocab vocab, WordPieceOptions opt) : vocab_(std::move(vocab)), wp_(vocab_, std::move(opt)) {}
+  WordPieceModel(Vocab vocab, WordPieceOptions opt, WordPieceTrie trie)
+      : vocab_(std::move(vocab)), wp_(vocab_, std::move(opt), std::move(trie)) {}
 
   void Tokenize(const Piece& p, std::vector<Token>* out) const override { wp_.Tokenize(p.text, out); }
   void AppendIds(std::string_view text, std::vector<uint32_t>* ids) const override { wp_.AppendIds(text, ids); }
@@ -79,6 +90,22 @@ class WordPieceModel : public Model {
   uint32_t IdLimit() const override { return vocab_.id_limit(); }
   const WordPiece& splitter() const { return wp_; }
 
+  // For a model read from its records (not one adopted from a file's
+  // sections): the vocab's records and index, and the trie.
+  void AccelSections(const uint8_t* base,
+                     std::vector<std::pair<uint32_t, std::string>>* out) const override {
+    const std::vector<uint32_t>& v = vocab_.built_slots();
+    std::string offsets = vocab_.RecordOffsetsPayload(base, 4);  // [u32 id]
+    if (v.empty() || offsets.empty()) return;
+    out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
+    out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
+    out->emplace_back(codes::tag::kWordPieceTrie, wp_.TriePayload());
+  }
+
+  void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
+    out->emplace_back("wordpiece_trie", wp_.trie_mapped() ? "mapped from the file (WTRI)" : "built at the first word");
+  }
+
  private:
   Vocab vocab_;
   WordPiece wp_;
@@ -86,8 +113,8 @@ class WordPieceModel : public Model {
 
 }  // namespace
 
-std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options) {
-  return std::make_unique<WordPieceModel>(std::move(vocab), std::move(options));
+std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options, WordPieceTrie trie) {
+  return std::make_unique<WordPieceModel>(std::move(vocab), std::move(options), std::move(trie));
 }
 
 const WordPiece* WordPieceOf(const Model& model) {

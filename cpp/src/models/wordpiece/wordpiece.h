@@ -22,11 +22,16 @@ struct WordPieceOptions {
 // WordPiece ids route share it).
 class WordPiece {
  public:
-  WordPiece(const Vocab& vocab, WordPieceOptions options);
+  // `trie`: one adopted from the file (WTRI), or empty to build it at the
+  // first word.
+  WordPiece(const Vocab& vocab, WordPieceOptions options, WordPieceTrie trie = {});
   // Appends the ids of `word`.
   void AppendIds(std::string_view word, std::vector<uint32_t>* ids) const;
   // The same with each token's byte range in `word`.
   void Tokenize(std::string_view word, std::vector<Token>* out) const;
+  bool trie_mapped() const { return mapped_; }
+  // WTRI of the trie (made now if it was not yet).
+  std::string TriePayload() const { return Trie().Payload(); }
 
  private:
   // Calls emit(id, begin, end) for each piece; false (after some calls)
@@ -34,18 +39,19 @@ class WordPiece {
   template <typename Emit>
   bool Split(std::string_view word, Emit emit) const;
 
-  // The trie, made at the first word: loading stays as fast as before
-  // (building it costs about as much as reading the vocab).
+  // The trie: the file's, or made at the first word (building it costs
+  // about as much as reading the vocab, which a load need not pay).
   const WordPieceTrie& Trie() const;
 
   const Vocab& vocab_;  // the model's, which outlives this
   WordPieceOptions opt_;
+  const bool mapped_;  // trie_ came from the file: Trie() builds nothing
   mutable std::once_flag made_;
   mutable std::unique_ptr<WordPieceTrie> trie_;
   mutable uint32_t continuing_ = WordPieceTrie::kNone;  // the node of the prefix
 };
 
-std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options);
+std::unique_ptr<Model> MakeWordPieceModel(Vocab vocab, WordPieceOptions options, WordPieceTrie trie = {});
 
 // The greedy splitter of a WordPiece model, or null for another model.
 const WordPiece* WordPieceOf(const Model& model);

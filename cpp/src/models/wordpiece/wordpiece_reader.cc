@@ -1,10 +1,12 @@
-// WordPiece model section (MNN's code 1).
+// WordPiece model section (MNN's code 1), with the vocab sections and the
+// trie (WTRI) a file may carry.
+#include "io/codes.h"
 #include "models/model_readers.h"
 #include "models/wordpiece/wordpiece.h"
 
 namespace mtok {
 
-Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out) {
+Status ReadWordPiece(ByteReader& r, const SectionTable& sections, std::unique_ptr<Model>* out) {
   uint32_t n;
   std::string_view unk, prefix;
   WordPieceOptions opt;
@@ -16,18 +18,26 @@ Status ReadWordPiece(ByteReader& r, std::unique_ptr<Model>* out) {
   opt.continuing_subword_prefix = std::string(prefix);
   MTOK_RETURN_IF_ERROR(r.CheckArray(n, 6));
   Vocab vocab;
-  vocab.Reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string_view token;
-    uint32_t id;
-    MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
+  bool adopted;
+  MTOK_RETURN_IF_ERROR(AdoptVocab(r, sections, n, &vocab, &adopted));
+  if (!adopted) {
+    vocab.Reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string_view token;
+      uint32_t id;
+      MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
+    }
+    vocab.EndAdding();
   }
-  vocab.EndAdding();
   // HF fails on the first word it cannot spell when unk is missing; mtok
   // refuses the model when it loads instead.
   if (!vocab.Find(unk, &opt.unk_id))
     return r.ErrorAt(unk_at, "unk_token '" + std::string(unk) + "' is not in the vocab");
-  *out = MakeWordPieceModel(std::move(vocab), std::move(opt));
+  WordPieceTrie trie;
+  std::string_view wtri;
+  if (sections.Find(codes::tag::kWordPieceTrie, &wtri))
+    MTOK_RETURN_IF_ERROR(WordPieceTrie::Parse(wtri, vocab.id_limit(), &trie));
+  *out = MakeWordPieceModel(std::move(vocab), std::move(opt), std::move(trie));
   return Status::Ok();
 }
 

@@ -1,6 +1,7 @@
 #include "models/wordpiece/wordpiece_trie.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "common/sort_by_bytes.h"
 #include "models/vocab.h"
@@ -11,6 +12,8 @@ namespace {
 
 // Nodes with more children than this get a direct table.
 constexpr uint32_t kDenseFrom = 16;
+// Labels past the last node: Child reads 16 at once.
+constexpr uint32_t kLabelPad = 16;
 
 }  // namespace
 
@@ -121,25 +124,84 @@ WordPieceTrie::WordPieceTrie(const Vocab& vocab) {
   // Breadth first: the children of each node get consecutive numbers.
   std::vector<uint32_t> order{0};  // old ids in new order
   order.reserve(n);
-  nodes_.resize(n);
-  labels_.resize(n);
+  std::vector<Node>& nodes = owned_nodes_;
+  std::vector<uint8_t>& labels = owned_labels_;
+  std::vector<uint32_t>& dense = owned_dense_;
+  nodes.resize(n);
+  labels.resize(n);
   for (size_t k = 0; k < order.size(); ++k) {
     const uint32_t old = order[k];
-    Node& node = nodes_[k];
+    Node& node = nodes[k];
     node.token = token[old];
     node.first = static_cast<uint32_t>(order.size());
     node.count = start[old + 1] - start[old];
     for (uint32_t c = start[old]; c < start[old + 1]; ++c) {
-      labels_[order.size()] = label[kids[c]];
+      labels[order.size()] = label[kids[c]];
       order.push_back(kids[c]);
     }
     if (node.count > kDenseFrom) {
-      node.dense = static_cast<uint32_t>(dense_.size());
-      dense_.resize(dense_.size() + 256, kNone);
-      for (uint32_t c = 0; c < node.count; ++c) dense_[node.dense + labels_[node.first + c]] = node.first + c;
+      node.dense = static_cast<uint32_t>(dense.size());
+      dense.resize(dense.size() + 256, kNone);
+      for (uint32_t c = 0; c < node.count; ++c) dense[node.dense + labels[node.first + c]] = node.first + c;
     }
   }
-  labels_.resize(n + 16, 0);  // Child reads 16 labels at once
+  labels.resize(n + kLabelPad, 0);
+  nodes_ = nodes.data();
+  labels_ = labels.data();
+  dense_ = dense.data();
+  node_count_ = static_cast<uint32_t>(n);
+  dense_count_ = static_cast<uint32_t>(dense.size());
+  label_count_ = static_cast<uint32_t>(labels.size());
+}
+
+// WTRI: [u32 node_count][u32 dense_count][u32 label_count][u32 0], the
+// nodes (4 x u32 each), the dense tables (u32), then the labels (bytes,
+// zero-padded to a multiple of 4).
+std::string WordPieceTrie::Payload() const {
+  const uint32_t head[4] = {node_count_, dense_count_, label_count_, 0};
+  std::string out(reinterpret_cast<const char*>(head), sizeof(head));
+  out.append(reinterpret_cast<const char*>(nodes_), size_t{node_count_} * sizeof(Node));
+  out.append(reinterpret_cast<const char*>(dense_), size_t{dense_count_} * 4);
+  out.append(reinterpret_cast<const char*>(labels_), label_count_);
+  out.resize((out.size() + 3) & ~size_t{3}, '\0');
+  return out;
+}
+
+Status WordPieceTrie::Parse(std::string_view payload, uint32_t id_limit, WordPieceTrie* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section WTRI: " + what); };
+  if (payload.size() < 16) return fail("too short");
+  if (reinterpret_cast<uintptr_t>(payload.data()) % 4 != 0) return fail("payload is not 4-byte aligned");
+  uint32_t head[4];
+  std::memcpy(head, payload.data(), sizeof(head));
+  const uint32_t nodes = head[0], dense = head[1], labels = head[2];
+  const uint64_t size = 16 + uint64_t{nodes} * sizeof(Node) + uint64_t{dense} * 4 + labels;
+  if (nodes == 0 || head[3] != 0) return fail("bad header");
+  // Child reads kLabelPad labels from a node's first child on.
+  if (labels < uint64_t{nodes} + kLabelPad) return fail("labels do not cover every node");
+  if (((size + 3) & ~uint64_t{3}) != payload.size()) return fail("size does not match its counts");
+  if (dense % 256 != 0) return fail("dense tables are not 256 entries each");
+  const auto* node = reinterpret_cast<const Node*>(payload.data() + 16);
+  const auto* table = reinterpret_cast<const uint32_t*>(payload.data() + 16 + size_t{nodes} * sizeof(Node));
+  for (uint32_t v = 0; v < nodes; ++v) {
+    const Node& n = node[v];
+    if (n.token != kNone && n.token >= id_limit)
+      return fail("node " + std::to_string(v) + " holds token id " + std::to_string(n.token) +
+                  ", past the vocab's " + std::to_string(id_limit));
+    if (n.dense != kNone ? dense == 0 || n.dense % 256 != 0 || n.dense > dense - 256
+                         : n.count > kDenseFrom || n.first > nodes || n.count > nodes - n.first)
+      return fail("node " + std::to_string(v) + " has children out of range");
+  }
+  for (uint32_t k = 0; k < dense; ++k) {
+    if (table[k] != kNone && table[k] >= nodes) return fail("a dense table names a node out of range");
+  }
+  *out = WordPieceTrie();
+  out->nodes_ = node;
+  out->dense_ = table;
+  out->labels_ = reinterpret_cast<const uint8_t*>(table + dense);
+  out->node_count_ = nodes;
+  out->dense_count_ = dense;
+  out->label_count_ = labels;
+  return Status::Ok();
 }
 
 uint32_t WordPieceTrie::Walk(std::string_view s) const {

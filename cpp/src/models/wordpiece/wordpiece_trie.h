@@ -6,10 +6,17 @@
 // consecutive: a node holds where they start, how many there are and their
 // bytes (sorted), and a step scans those bytes. Nodes with many children
 // (the root, the "##" node) have a 256-entry table instead.
+//
+// Built at the first word, or adopted in place from the file's WTRI section
+// (docs/format.md), which the export writes: bert's first encode after a
+// cached load then builds nothing.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "mtok/status.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -26,6 +33,19 @@ class WordPieceTrie {
   // The tokens of `vocab`; a string held by several ids keeps the id
   // vocab.Find gives it.
   explicit WordPieceTrie(const Vocab& vocab);
+  WordPieceTrie() = default;
+  WordPieceTrie(WordPieceTrie&&) = default;  // the views point into owned buffers, which move along
+  WordPieceTrie& operator=(WordPieceTrie&&) = default;
+  WordPieceTrie(const WordPieceTrie&) = delete;
+  WordPieceTrie& operator=(const WordPieceTrie&) = delete;
+
+  // The WTRI payload of this trie.
+  std::string Payload() const;
+  // Adopts a WTRI payload in place (it must outlive the trie and be 4-byte
+  // aligned), after checking every child range and table entry, so that no
+  // walk reads outside it, and every token id against `id_limit`.
+  static Status Parse(std::string_view payload, uint32_t id_limit, WordPieceTrie* out);
+  bool mapped() const { return owned_nodes_.empty() && nodes_ != nullptr; }
 
   uint32_t root() const { return 0; }
   // The node reached from the root by `s`, or kNone.
@@ -37,7 +57,7 @@ class WordPieceTrie {
       const uint32_t c = dense_[n.dense + b];
       return c;
     }
-    const uint8_t* lab = labels_.data() + n.first;
+    const uint8_t* lab = labels_ + n.first;
 #if defined(__SSE2__)
     // All (at most 16) labels in one compare: labels_ has 16 bytes of
     // padding at its end.
@@ -58,15 +78,21 @@ class WordPieceTrie {
 
  private:
   struct Draft;
-  struct Node {
+  struct Node {  // as stored in WTRI
     uint32_t first = 0;      // id of the first child
     uint32_t count = 0;      // number of children
     uint32_t token = kNone;  // the token this node spells
     uint32_t dense = kNone;  // offset of its 256-entry child table
   };
-  std::vector<Node> nodes_;
-  std::vector<uint8_t> labels_;   // labels_[node]: the byte leading to it
-  std::vector<uint32_t> dense_;   // child tables of wide nodes (kNone: no child)
+  static_assert(sizeof(Node) == 16, "a node is four u32 in the file");
+  // Views of the owned buffers, or of a mapped WTRI payload.
+  const Node* nodes_ = nullptr;
+  const uint8_t* labels_ = nullptr;  // labels_[node]: the byte leading to it (+16 bytes of padding)
+  const uint32_t* dense_ = nullptr;  // child tables of wide nodes (kNone: no child)
+  uint32_t node_count_ = 0, dense_count_ = 0, label_count_ = 0;
+  std::vector<Node> owned_nodes_;
+  std::vector<uint8_t> owned_labels_;
+  std::vector<uint32_t> owned_dense_;
 };
 
 }  // namespace mtok
