@@ -223,6 +223,43 @@ def test_sentencepiece_small_model_taken(tmp_path, monkeypatch):
     assert fast == slow
 
 
+def _raw_piece(*fields):
+    """A piece message from (field number, wire type, payload bytes) in the
+    order given: layouts protobuf allows besides the one SentencePiece writes."""
+    out = b""
+    for number, wire, payload in fields:
+        out += _varint(number << 3 | wire) + (_varint(len(payload)) if wire == 2 else b"") + payload
+    return _field(1, out)
+
+
+def test_sentencepiece_piece_layouts(tmp_path, monkeypatch):
+    # The native reader takes SentencePiece's own layout without its field
+    # loop (sp_model.cc, ReadUsualPiece) and every other one with it: each
+    # must give what the protobuf importer gives.
+    import struct
+
+    score = struct.pack("<f", -2.25)
+    long_text = "\u2581" + "x" * 200  # a two-byte length
+    longer_text = "y" * 20000  # three bytes: the field loop
+    pieces = [
+        _piece("<unk>", 2), _piece("<s>", 3), _piece("</s>", 3),
+        _raw_piece((1, 2, "\u2581no_type".encode()), (2, 5, score)),  # type left out: NORMAL
+        _raw_piece((1, 2, "no_score".encode()), (3, 0, b"\x01")),  # score left out: 0
+        _raw_piece((3, 0, b"\x01"), (2, 5, score), (1, 2, "reversed".encode())),
+        _raw_piece((1, 2, b"first"), (1, 2, "repeated".encode()), (2, 5, score)),  # the last text counts
+        _raw_piece((1, 2, long_text.encode()), (2, 5, score), (3, 0, b"\x01")),
+        _raw_piece((1, 2, longer_text.encode()), (2, 5, score)),
+        _raw_piece((1, 2, b"user"), (2, 5, score), (3, 0, b"\x04")),
+        _raw_piece((1, 2, b"pad_type"), (2, 5, score), (3, 0, b"\x81\x00")),  # type 1 as a two-byte varint
+    ]
+    path = tmp_path / "m.model"
+    path.write_bytes(_model(*pieces))
+    facts = _native.sp_model_facts(path.read_bytes())
+    assert facts is not None and facts["pieces"] == len(pieces) and facts["user_defined"] == ["user"]
+    fast, slow = _spm_both(path, monkeypatch)
+    assert isinstance(fast, bytes) and fast == slow
+
+
 # --- .tiktoken rank files (cpp/src/convert/tiktoken_ranks.cc) ----------------
 
 def _tiktoken_both(path, monkeypatch, **options):

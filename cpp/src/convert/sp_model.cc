@@ -34,6 +34,24 @@ class Wire {
     }
     return false;
   }
+  // The next field when it is length-delimited with the one-byte key `key`
+  // and a length of at most two varint bytes (how a model's pieces come):
+  // its payload in *bytes. False, nothing read, otherwise (then Field).
+  bool UsualBytes(uint8_t key, std::string_view* bytes) {
+    const auto* b = reinterpret_cast<const uint8_t*>(s_.data());
+    const size_t n = s_.size();
+    if (n - pos_ < 2 || b[pos_] != key) return false;
+    size_t len = b[pos_ + 1], at = pos_ + 2;
+    if (len & 0x80) {
+      if (at == n || (b[at] & 0x80)) return false;
+      len = (len & 0x7F) | size_t{b[at]} << 7;
+      ++at;
+    }
+    if (len > n - at) return false;
+    *bytes = s_.substr(at, len);
+    pos_ = at + len;
+    return true;
+  }
   // The next field: its number and wire type; a length-delimited payload in *bytes.
   bool Field(uint32_t* number, uint32_t* type, uint64_t* value, std::string_view* bytes) {
     uint64_t key;
@@ -110,6 +128,41 @@ bool ReadPiece(std::string_view msg, Piece* p) {
   });
 }
 
+// A piece as SentencePiece writes it: [0x0A len text][0x15 f32 score]
+// [0x18 type], each optional, in that order, the length a varint of at
+// most two bytes and the type one byte. Read without the field loop (a
+// third of a 32K-piece model's instructions); false for any other layout,
+// which ReadPiece then reads (it takes all that protobuf allows).
+bool ReadUsualPiece(std::string_view msg, Piece* p) {
+  const auto* b = reinterpret_cast<const uint8_t*>(msg.data());
+  const size_t n = msg.size();
+  size_t i = 0;
+  if (i < n && b[i] == 0x0A) {
+    if (n - i < 2) return false;
+    size_t len = b[i + 1];
+    i += 2;
+    if (len & 0x80) {
+      if (i == n || (b[i] & 0x80)) return false;
+      len = (len & 0x7F) | size_t{b[i]} << 7;
+      ++i;
+    }
+    if (len > n - i) return false;
+    p->text = msg.substr(i, len);
+    i += len;
+  }
+  if (i < n && b[i] == 0x15) {
+    if (n - i < 5) return false;
+    std::memcpy(&p->score, b + i + 1, 4);
+    i += 5;
+  }
+  if (i < n && b[i] == 0x18) {
+    if (n - i < 2 || b[i + 1] < 1 || b[i + 1] > 6) return false;
+    p->type = b[i + 1];
+    i += 2;
+  }
+  return i == n;
+}
+
 bool ReadTrainer(std::string_view msg, SpModel* out, uint64_t* model_type) {
   auto i32 = [](uint64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); };
   return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
@@ -160,12 +213,15 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
   pieces.reserve(proto.size() / 8);
   uint64_t model_type = 1;  // UNIGRAM
   bool charsmap = false, denormalizer = false;
-  bool read = ForEachField(proto, [&](uint32_t n, uint32_t t, uint64_t, std::string_view b) {
+  auto field = [&](uint32_t n, uint32_t t, std::string_view b) {
     if (n >= 1 && n <= 3 && t != 2) return false;
     if (n == 5 && t != 2) return false;
     if (n == 1) {
       Piece p;
-      if (!ReadPiece(b, &p)) return false;
+      if (!ReadUsualPiece(b, &p)) {
+        p = Piece();
+        if (!ReadPiece(b, &p)) return false;
+      }
       p.id = static_cast<uint32_t>(pieces.size());
       pieces.push_back(p);
     } else if (n == 2) {
@@ -176,8 +232,14 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
       if (!ReadNormalizer(b, nullptr, &denormalizer)) return false;
     }
     return true;
-  });
-  if (!read) return false;
+  };
+  for (Wire w(proto); !w.Done();) {
+    std::string_view b;
+    uint32_t n = 1, t = 2;
+    uint64_t v;
+    if (!w.UsualBytes(0x0A, &b) && !w.Field(&n, &t, &v, &b)) return false;  // 0x0A: field 1, a piece
+    if (!field(n, t, b)) return false;
+  }
   // _check(): pieces, one UNKNOWN, none empty or twice, no denormalizer.
   if (pieces.empty() || pieces.size() > kMaxTokenId || denormalizer) return false;
   if (model_type != 1 && model_type != 2) return false;
