@@ -78,6 +78,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;
     d["tag.WORDPIECE_TRIE"] = c::tag::kWordPieceTrie;
+    d["tag.BPE_BOUNDARIES"] = c::tag::kBpeBoundaries;
     d["end_magic"] = nb::bytes(c::kEndMagic, sizeof(c::kEndMagic));
     d["tag.OFFSET_TRIM"] = c::tag::kOffsetTrim;
     d["tag.TRUNCATION"] = c::tag::kTruncation;

@@ -129,3 +129,48 @@ def test_synthetic_glue_and_unknowns(fuse_unk, byte_fallback):
     else:
         assert ours.debug_info()["ids_route"] == ROUTE
     _check(f"synthetic fuse_unk={fuse_unk} byte_fallback={byte_fallback}", ref, ours, texts)
+
+
+def _exported(name):
+    from harness import exported
+
+    return exported(("tokenizers", name, "tokenizer.json"))
+
+
+def test_boundaries_from_the_file_or_scanned_agree(pair):
+    # The export writes the scan's tables (BBND); a file without them is
+    # scanned at the first word. Both must cut where HF's ids allow.
+    from harness import section
+
+    name, ref, _ = pair
+    with_cuts, without = _exported(name)
+    assert section(with_cuts, "BBND") is not None and section(without, "BBND") is None
+    texts = _edge_texts(seed=11, n=300)
+    for data, source in ((with_cuts, "mapped from the file (BBND)"), (without, "scanned at the first word")):
+        tok = mtok.Tokenizer.from_bytes(data)
+        assert tok.debug_info()["bpe_word_boundaries"] == source
+        assert_same(f"{name} ({source})", texts, _ids(ref, texts),
+                    [tok.encode(t, add_special_tokens=False) for t in texts])
+
+
+def _damaged_boundaries(change):
+    import struct
+
+    from harness import section
+
+    data = bytearray(_exported("mistral-7b-v0.1")[0])
+    at = section(data, "BBND")["offset"]
+    change(data, at, struct)
+    return bytes(data)
+
+
+def test_boundaries_of_another_size_are_refused():
+    data = _damaged_boundaries(lambda d, at, struct: struct.pack_into("<I", d, at, 512))
+    with pytest.raises(mtok.FormatError, match="BBND: holds 512 words per table, not 1024"):
+        mtok.Tokenizer.from_bytes(data)
+
+
+def test_boundaries_with_a_count_past_the_section_are_refused():
+    data = _damaged_boundaries(lambda d, at, struct: struct.pack_into("<I", d, at + 4, 1 << 20))
+    with pytest.raises(mtok.FormatError, match="BBND: size does not match its counts"):
+        mtok.Tokenizer.from_bytes(data)

@@ -87,9 +87,10 @@ constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters tha
 constexpr uint32_t kWholeTokens = Tag("BWHL"); // byte-level BPE: tokens that merge into themselves
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr uint32_t kWordPieceTrie = Tag("WTRI");  // WordPiece: the byte trie of the vocab
+constexpr uint32_t kBpeBoundaries = Tag("BBND");  // SentencePiece-style BPE: where merges never reach across
 constexpr bool IsAccel(uint32_t t) {
   return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kPairFilter || t == kRawBytes || t == kRawIndex ||
-         t == kUnigramTrie || t == kWordPieceTrie;
+         t == kUnigramTrie || t == kWordPieceTrie || t == kBpeBoundaries;
 }
 constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets
 constexpr uint32_t kTruncation = Tag("TRUN");    // truncation applied by default (tokenizer.json)

@@ -87,6 +87,7 @@ class Tag:
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")
     WORDPIECE_TRIE = tag("WTRI")
+    BPE_BOUNDARIES = tag("BBND")
     OFFSET_TRIM = tag("OFFS")
     TRUNCATION = tag("TRUN")
     PADDING = tag("PADS")

@@ -6,6 +6,7 @@
 #include "models/piece_vocab.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <queue>
 
@@ -63,6 +64,7 @@ class BpeModel : public Model {
   const ByteBpe* byte_bpe() const { return byte_bpe_.get(); }
   const Vocab& vocab() const { return vocab_; }
   const BpeOptions& options() const { return opt_; }
+  const BpeTables& tables() const { return tables_; }
   // Byte fallback covers every byte: no character becomes the unknown token.
   bool NeverUnknown() const {
     return opt_.byte_fallback && std::none_of(std::begin(byte_ids_), std::end(byte_ids_),
@@ -70,6 +72,9 @@ class BpeModel : public Model {
   }
 
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
+    if (BpeMaySplit(*this))
+      out->emplace_back("bpe_word_boundaries", tables_.boundaries.from_file() ? "mapped from the file (BBND)"
+                                                                             : "scanned at the first word");
     if (!byte_bpe_) return;
     out->emplace_back("bpe_char_fold", tables_.fold.empty() ? std::string("none")
                                                             : std::to_string(tables_.fold.size()) + " characters");
@@ -90,6 +95,8 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
       out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
     }
+    const BpeBoundaries cuts = BpeBoundariesOf(*this);
+    if (cuts.any()) out->emplace_back(codes::tag::kBpeBoundaries, cuts.Payload());
     if (!opt_.rank_merges && tables_.pairs.capacity() > 0) {
       out->emplace_back(codes::tag::kPairIndex,
                         SlotTablePayload(reinterpret_cast<const uint32_t*>(tables_.pairs.slots()),
@@ -262,6 +269,11 @@ BpeBoundaries BpeBoundariesOf(const Model& model) {
   const BpeModel* bpe = Splittable(model);
   if (bpe == nullptr) return out;
   const Vocab& vocab = bpe->vocab();
+  if (bpe->tables().boundaries.has_tables()) {
+    out = bpe->tables().boundaries;
+    out.vocab_ = &vocab;
+    return out;
+  }
   constexpr size_t kWords = BpeBoundaries::kTableLimit / 64;
   out.own_.assign(kWords, 0);
   out.glued_.assign(kWords, 0);
@@ -290,6 +302,44 @@ BpeBoundaries BpeBoundariesOf(const Model& model) {
   out.glue_.erase(std::unique(out.glue_.begin(), out.glue_.end()), out.glue_.end());
   out.vocab_ = &vocab;
   return out;
+}
+
+// BBND: [u32 words][u32 glue_count], words x u64 of "own" bits, words x u64
+// of "glued" bits (words = kTableLimit / 64), then glue_count x u32 astral
+// code points, ascending.
+std::string BpeBoundaries::Payload() const {
+  const uint32_t head[2] = {static_cast<uint32_t>(own_.size()), static_cast<uint32_t>(glue_.size())};
+  std::string out(reinterpret_cast<const char*>(head), sizeof(head));
+  out.append(reinterpret_cast<const char*>(own_.data()), own_.size() * 8);
+  out.append(reinterpret_cast<const char*>(glued_.data()), glued_.size() * 8);
+  out.append(reinterpret_cast<const char*>(glue_.data()), glue_.size() * 4);
+  return out;
+}
+
+Status BpeBoundaries::Parse(std::string_view payload, BpeBoundaries* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section BBND: " + what); };
+  constexpr uint32_t kWords = kTableLimit / 64;
+  uint32_t head[2];
+  if (payload.size() < sizeof(head)) return fail("too short");
+  std::memcpy(head, payload.data(), sizeof(head));
+  if (head[0] != kWords) return fail("holds " + std::to_string(head[0]) + " words per table, not " + std::to_string(kWords));
+  if (payload.size() != sizeof(head) + uint64_t{kWords} * 16 + uint64_t{head[1]} * 4)
+    return fail("size does not match its counts");
+  BpeBoundaries b;
+  const char* at = payload.data() + sizeof(head);
+  b.own_.resize(kWords);
+  b.glued_.resize(kWords);
+  b.glue_.resize(head[1]);
+  std::memcpy(b.own_.data(), at, kWords * 8);
+  std::memcpy(b.glued_.data(), at + kWords * 8, kWords * 8);
+  std::memcpy(b.glue_.data(), at + kWords * 16, size_t{head[1]} * 4);
+  for (size_t k = 0; k < b.glue_.size(); ++k) {
+    if (b.glue_[k] < kTableLimit || b.glue_[k] > 0x10FFFF || (k > 0 && b.glue_[k] <= b.glue_[k - 1]))
+      return fail("astral code points out of range or order");
+  }
+  b.from_file_ = true;
+  *out = std::move(b);
+  return Status::Ok();
 }
 
 bool BpeBoundaries::SplitsAt(std::string_view s, size_t p) const {

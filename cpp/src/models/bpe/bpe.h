@@ -14,6 +14,7 @@
 #include "models/bpe/whole_tokens.h"
 #include "models/bpe/raw_tables.h"
 #include "models/vocab.h"
+#include "mtok/status.h"
 #include "pipeline.h"
 
 namespace mtok {
@@ -35,21 +36,6 @@ struct MergeEntry {
   uint32_t left, right, rank, merged;
 };
 
-// The lookup tables of a BPE model, built at load or adopted from the file.
-struct BpeTables {
-  // A byte-level file's pair and raw-token sections, copied onto 2 MB
-  // pages for the tables below to use (null: they point into the file, or
-  // own what they built).
-  std::unique_ptr<HugePageRegion> hot;
-  PairIndex pairs;  // unused in rank_merges mode
-  PairFilter pair_filter;  // byte-level models: pairs that cannot merge (may be empty)
-  RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
-  CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
-  WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
-};
-
-std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
-
 // Where a BPE model's merges never reach across: before the SentencePiece
 // word mark U+2581 when the character before it is a token of its own that
 // no vocab token holds right before the mark. A merge joins two symbols into
@@ -66,6 +52,13 @@ class BpeBoundaries {
   // mark, and the character before p is a token no vocab token holds before it.
   bool SplitsAt(std::string_view s, size_t p) const;
 
+  // The scan's tables as a BBND payload (docs/format.md), and back: a file
+  // that carries them spares the first encode the scan.
+  std::string Payload() const;
+  static Status Parse(std::string_view payload, BpeBoundaries* out);
+  bool has_tables() const { return !own_.empty(); }
+  bool from_file() const { return from_file_; }
+
  private:
   friend BpeBoundaries BpeBoundariesOf(const Model& model);
   // Two bits per BMP code point, filled by the vocab scan so SplitsAt
@@ -77,12 +70,30 @@ class BpeBoundaries {
   bool Glued(char32_t c) const { return (glued_[c >> 6] >> (c & 63)) & 1; }
 
   const Vocab* vocab_ = nullptr;
+  bool from_file_ = false;
   std::vector<char32_t> glue_;  // sorted: astral characters some token holds right before the mark
   std::vector<uint64_t> own_, glued_;  // kTableLimit bits each
 };
 
-// Scans the vocab (a few ms for 262k tokens): call once, off the load path.
-// No splits when `model` is not a BPE model or BpeMaySplit is false.
+// The lookup tables of a BPE model, built at load or adopted from the file.
+struct BpeTables {
+  // A byte-level file's pair and raw-token sections, copied onto 2 MB
+  // pages for the tables below to use (null: they point into the file, or
+  // own what they built).
+  std::unique_ptr<HugePageRegion> hot;
+  PairIndex pairs;  // unused in rank_merges mode
+  PairFilter pair_filter;  // byte-level models: pairs that cannot merge (may be empty)
+  RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
+  CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
+  WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
+  BpeBoundaries boundaries;  // the file's word boundaries (BBND), or empty: scanned when first asked
+};
+
+std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
+
+// The file's tables (BBND), or else a scan of the vocab (10-15 ms for
+// 262k tokens): call once, off the load path. No splits when `model` is
+// not a BPE model or BpeMaySplit is false.
 BpeBoundaries BpeBoundariesOf(const Model& model);
 // Whether BpeBoundariesOf can find any split, without the scan.
 bool BpeMaySplit(const Model& model);

@@ -131,6 +131,8 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
              !filter.empty()) {
     return FormatError("extension sections BFLD, BWHL and PFLT need BRAW and BHSH");
   }
+  std::string_view cuts;
+  if (trailer.Find(codes::tag::kBpeBoundaries, &cuts)) MTOK_RETURN_IF_ERROR(BpeBoundaries::Parse(cuts, &tables.boundaries));
   *out = MakeBpeModel(std::move(vocab), std::move(tables), std::move(opt));
   return Status::Ok();
 }
