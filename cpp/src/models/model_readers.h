@@ -18,6 +18,9 @@ Status ReadVocabEntry(ByteReader& r, Vocab* vocab, std::string_view* token, uint
 // skips its records. *adopted is false (nothing changed) without them.
 Status AdoptVocab(ByteReader& r, const SectionTable& sections, uint32_t vocab_size, Vocab* vocab,
                   bool* adopted);
+// `vocab_size` [str token][u32 id] records: adopted from VOFF + VHSH, or
+// else read and indexed.
+Status ReadOrAdoptVocab(ByteReader& r, const SectionTable& sections, uint32_t vocab_size, Vocab* vocab);
 
 // BPE: MNN's code 1 or mtok's code 65 (`full`); adopts the vocab, pair and
 // raw-byte sections (models/bpe/bpe_reader.cc).

@@ -58,4 +58,19 @@ Status AdoptVocab(ByteReader& r, const SectionTable& trailer, uint32_t vocab_siz
   return Status::Ok();
 }
 
+Status ReadOrAdoptVocab(ByteReader& r, const SectionTable& trailer, uint32_t vocab_size, Vocab* vocab) {
+  MTOK_RETURN_IF_ERROR(r.CheckArray(vocab_size, 6));
+  bool adopted;
+  MTOK_RETURN_IF_ERROR(AdoptVocab(r, trailer, vocab_size, vocab, &adopted));
+  if (adopted) return Status::Ok();
+  vocab->Reserve(vocab_size);
+  for (uint32_t i = 0; i < vocab_size; ++i) {
+    std::string_view token;
+    uint32_t id;
+    MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, vocab, &token, &id));
+  }
+  vocab->EndAdding();
+  return Status::Ok();
+}
+
 }  // namespace mtok

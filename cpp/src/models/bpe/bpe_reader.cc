@@ -85,19 +85,8 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
     opt.continuing_subword_prefix = std::string(prefix);
     opt.end_of_word_suffix = std::string(suffix);
   }
-  MTOK_RETURN_IF_ERROR(r.CheckArray(vocab_size, 6));
   Vocab vocab;
-  bool adopted;
-  MTOK_RETURN_IF_ERROR(AdoptVocab(r, trailer, vocab_size, &vocab, &adopted));
-  if (!adopted) {
-    vocab.Reserve(vocab_size);
-    for (uint32_t i = 0; i < vocab_size; ++i) {
-      std::string_view token;
-      uint32_t id;
-      MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
-    }
-    vocab.EndAdding();
-  }
+  MTOK_RETURN_IF_ERROR(ReadOrAdoptVocab(r, trailer, vocab_size, &vocab));
   std::string_view payload;
   if (opt.has_unk && !vocab.Has(opt.unk_id))
     return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");

@@ -16,19 +16,8 @@ Status ReadWordPiece(ByteReader& r, const SectionTable& sections, std::unique_pt
   MTOK_RETURN_IF_ERROR(ReadUtf8(r, &prefix, "continuing_subword_prefix"));
   MTOK_RETURN_IF_ERROR(r.U32(&opt.max_input_chars_per_word));
   opt.continuing_subword_prefix = std::string(prefix);
-  MTOK_RETURN_IF_ERROR(r.CheckArray(n, 6));
   Vocab vocab;
-  bool adopted;
-  MTOK_RETURN_IF_ERROR(AdoptVocab(r, sections, n, &vocab, &adopted));
-  if (!adopted) {
-    vocab.Reserve(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      std::string_view token;
-      uint32_t id;
-      MTOK_RETURN_IF_ERROR(ReadVocabEntry(r, &vocab, &token, &id));
-    }
-    vocab.EndAdding();
-  }
+  MTOK_RETURN_IF_ERROR(ReadOrAdoptVocab(r, sections, n, &vocab));
   // HF fails on the first word it cannot spell when unk is missing; mtok
   // refuses the model when it loads instead.
   if (!vocab.Find(unk, &opt.unk_id))
