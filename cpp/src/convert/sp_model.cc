@@ -130,9 +130,9 @@ bool ReadPiece(std::string_view msg, Piece* p) {
 
 // A piece as SentencePiece writes it: [0x0A len text][0x15 f32 score]
 // [0x18 type], each optional, in that order, the length a varint of at
-// most two bytes and the type one byte. Read without the field loop (a
-// third of a 32K-piece model's instructions); false for any other layout,
-// which ReadPiece then reads (it takes all that protobuf allows).
+// most two bytes and the type one byte. Read without the field loop,
+// which was the reader's largest cost; false for any other layout, which
+// ReadPiece then reads (it takes all that protobuf allows).
 bool ReadUsualPiece(std::string_view msg, Piece* p) {
   const auto* b = reinterpret_cast<const uint8_t*>(msg.data());
   const size_t n = msg.size();

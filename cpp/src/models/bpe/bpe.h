@@ -91,8 +91,8 @@ struct BpeTables {
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
 
-// The file's tables (BBND), or else a scan of the vocab (10-15 ms for
-// 262k tokens): call once, off the load path. No splits when `model` is
+// The file's tables (BBND), or else a scan of the whole vocab: call once,
+// off the load path. No splits when `model` is
 // not a BPE model or BpeMaySplit is false.
 BpeBoundaries BpeBoundariesOf(const Model& model);
 // Whether BpeBoundariesOf can find any split, without the scan.
