@@ -312,7 +312,7 @@ std::string BpeBoundaries::Payload() const {
   std::string out(reinterpret_cast<const char*>(head), sizeof(head));
   out.append(reinterpret_cast<const char*>(own_.data()), own_.size() * 8);
   out.append(reinterpret_cast<const char*>(glued_.data()), glued_.size() * 8);
-  out.append(reinterpret_cast<const char*>(glue_.data()), glue_.size() * 4);
+  if (!glue_.empty()) out.append(reinterpret_cast<const char*>(glue_.data()), glue_.size() * 4);
   return out;
 }
 
@@ -332,7 +332,7 @@ Status BpeBoundaries::Parse(std::string_view payload, BpeBoundaries* out) {
   b.glue_.resize(head[1]);
   std::memcpy(b.own_.data(), at, kWords * 8);
   std::memcpy(b.glued_.data(), at + kWords * 8, kWords * 8);
-  std::memcpy(b.glue_.data(), at + kWords * 16, size_t{head[1]} * 4);
+  if (head[1] > 0) std::memcpy(b.glue_.data(), at + kWords * 16, size_t{head[1]} * 4);  // data() may be null
   for (size_t k = 0; k < b.glue_.size(); ++k) {
     if (b.glue_[k] < kTableLimit || b.glue_[k] > 0x10FFFF || (k > 0 && b.glue_[k] <= b.glue_[k - 1]))
       return fail("astral code points out of range or order");

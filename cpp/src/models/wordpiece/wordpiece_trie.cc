@@ -161,7 +161,7 @@ std::string WordPieceTrie::Payload() const {
   const uint32_t head[4] = {node_count_, dense_count_, label_count_, 0};
   std::string out(reinterpret_cast<const char*>(head), sizeof(head));
   out.append(reinterpret_cast<const char*>(nodes_), size_t{node_count_} * sizeof(Node));
-  out.append(reinterpret_cast<const char*>(dense_), size_t{dense_count_} * 4);
+  if (dense_count_ > 0) out.append(reinterpret_cast<const char*>(dense_), size_t{dense_count_} * 4);
   out.append(reinterpret_cast<const char*>(labels_), label_count_);
   out.resize((out.size() + 3) & ~size_t{3}, '\0');
   return out;
