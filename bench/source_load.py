@@ -13,8 +13,9 @@ memory after the load (``/proc/self/statm``), and how much of it the
 library's import and load added to the bare interpreter's: the reference
 tokenizers 1.0 runs in its own venv, whose interpreter starts with less
 resident than one whose site-packages run .pth hooks at startup, so only
-the growth compares. Libraries are imported before the clock starts. The rounds interleave the libraries. The .pyc files of
-src/mtok are compiled first, as an installed package has them.
+the growth compares. Libraries are imported before the clock starts. The
+rounds interleave the libraries. The .pyc files of src/mtok are compiled
+first, as an installed package has them.
 
     PYTHONPATH=src:tests python -m bench.source_load [--rounds 3] [--tokenizers a,b]
         [--formats .model,.tiktoken] [--before ../other/src]

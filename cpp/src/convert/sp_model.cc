@@ -34,22 +34,36 @@ class Wire {
     }
     return false;
   }
-  // The next field when it is length-delimited with the one-byte key `key`
-  // and a length of at most two varint bytes (how a model's pieces come):
-  // its payload in *bytes. False, nothing read, otherwise (then Field).
+  // The next field when it has the one-byte key `key` and is one of the
+  // shapes SentencePiece writes: length-delimited with a length of at most
+  // two varint bytes (UsualBytes), four fixed bytes (UsualFixed32) or a
+  // one-byte varint (UsualByte). False, nothing read, otherwise (then Field).
   bool UsualBytes(uint8_t key, std::string_view* bytes) {
-    const auto* b = reinterpret_cast<const uint8_t*>(s_.data());
-    const size_t n = s_.size();
-    if (n - pos_ < 2 || b[pos_] != key) return false;
-    size_t len = b[pos_ + 1], at = pos_ + 2;
+    const auto* b = At(key, 2);
+    if (b == nullptr) return false;
+    size_t len = b[1], at = pos_ + 2;
     if (len & 0x80) {
-      if (at == n || (b[at] & 0x80)) return false;
-      len = (len & 0x7F) | size_t{b[at]} << 7;
+      if (at == s_.size() || (b[2] & 0x80)) return false;
+      len = (len & 0x7F) | size_t{b[2]} << 7;
       ++at;
     }
-    if (len > n - at) return false;
+    if (len > s_.size() - at) return false;
     *bytes = s_.substr(at, len);
     pos_ = at + len;
+    return true;
+  }
+  bool UsualFixed32(uint8_t key, uint32_t* v) {
+    const auto* b = At(key, 5);
+    if (b == nullptr) return false;
+    std::memcpy(v, b + 1, 4);
+    pos_ += 5;
+    return true;
+  }
+  bool UsualByte(uint8_t key, uint8_t* v) {
+    const auto* b = At(key, 2);
+    if (b == nullptr || (b[1] & 0x80)) return false;
+    *v = b[1];
+    pos_ += 2;
     return true;
   }
   // The next field: its number and wire type; a length-delimited payload in *bytes.
@@ -80,6 +94,11 @@ class Wire {
     std::memcpy(v, s_.data() + pos_, n);
     pos_ += n;
     return true;
+  }
+  // The bytes from here when `need` of them remain and the first is `key`.
+  const uint8_t* At(uint8_t key, size_t need) const {
+    const auto* b = reinterpret_cast<const uint8_t*>(s_.data()) + pos_;
+    return s_.size() - pos_ >= need && b[0] == key ? b : nullptr;
   }
   std::string_view s_;
   size_t pos_ = 0;
@@ -134,33 +153,16 @@ bool ReadPiece(std::string_view msg, Piece* p) {
 // which was the reader's largest cost; false for any other layout, which
 // ReadPiece then reads (it takes all that protobuf allows).
 bool ReadUsualPiece(std::string_view msg, Piece* p) {
-  const auto* b = reinterpret_cast<const uint8_t*>(msg.data());
-  const size_t n = msg.size();
-  size_t i = 0;
-  if (i < n && b[i] == 0x0A) {
-    if (n - i < 2) return false;
-    size_t len = b[i + 1];
-    i += 2;
-    if (len & 0x80) {
-      if (i == n || (b[i] & 0x80)) return false;
-      len = (len & 0x7F) | size_t{b[i]} << 7;
-      ++i;
-    }
-    if (len > n - i) return false;
-    p->text = msg.substr(i, len);
-    i += len;
+  Wire w(msg);
+  uint32_t bits;
+  uint8_t type;
+  w.UsualBytes(0x0A, &p->text);
+  if (w.UsualFixed32(0x15, &bits)) std::memcpy(&p->score, &bits, 4);
+  if (w.UsualByte(0x18, &type)) {
+    if (type < 1 || type > 6) return false;
+    p->type = type;
   }
-  if (i < n && b[i] == 0x15) {
-    if (n - i < 5) return false;
-    std::memcpy(&p->score, b + i + 1, 4);
-    i += 5;
-  }
-  if (i < n && b[i] == 0x18) {
-    if (n - i < 2 || b[i + 1] < 1 || b[i + 1] > 6) return false;
-    p->type = b[i + 1];
-    i += 2;
-  }
-  return i == n;
+  return w.Done();
 }
 
 bool ReadTrainer(std::string_view msg, SpModel* out, uint64_t* model_type) {

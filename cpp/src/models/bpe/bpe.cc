@@ -73,8 +73,8 @@ class BpeModel : public Model {
 
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
     if (BpeMaySplit(*this))
-      out->emplace_back("bpe_word_boundaries", tables_.boundaries.from_file() ? "mapped from the file (BBND)"
-                                                                             : "scanned at the first word");
+      out->emplace_back("bpe_word_boundaries", tables_.boundaries.has_tables() ? "mapped from the file (BBND)"
+                                                                               : "scanned at the first word");
     if (!byte_bpe_) return;
     out->emplace_back("bpe_char_fold", tables_.fold.empty() ? std::string("none")
                                                             : std::to_string(tables_.fold.size()) + " characters");
@@ -337,7 +337,6 @@ Status BpeBoundaries::Parse(std::string_view payload, BpeBoundaries* out) {
     if (b.glue_[k] < kTableLimit || b.glue_[k] > 0x10FFFF || (k > 0 && b.glue_[k] <= b.glue_[k - 1]))
       return fail("astral code points out of range or order");
   }
-  b.from_file_ = true;
   *out = std::move(b);
   return Status::Ok();
 }

@@ -57,7 +57,6 @@ class BpeBoundaries {
   std::string Payload() const;
   static Status Parse(std::string_view payload, BpeBoundaries* out);
   bool has_tables() const { return !own_.empty(); }
-  bool from_file() const { return from_file_; }
 
  private:
   friend BpeBoundaries BpeBoundariesOf(const Model& model);
@@ -70,7 +69,6 @@ class BpeBoundaries {
   bool Glued(char32_t c) const { return (glued_[c >> 6] >> (c & 63)) & 1; }
 
   const Vocab* vocab_ = nullptr;
-  bool from_file_ = false;
   std::vector<char32_t> glue_;  // sorted: astral characters some token holds right before the mark
   std::vector<uint64_t> own_, glued_;  // kTableLimit bits each
 };
@@ -86,14 +84,14 @@ struct BpeTables {
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
   WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
-  BpeBoundaries boundaries;  // the file's word boundaries (BBND), or empty: scanned when first asked
+  BpeBoundaries boundaries;  // the file's word boundaries (BBND, never a scan's), or empty: scanned when first asked
 };
 
 std::unique_ptr<Model> MakeBpeModel(Vocab vocab, BpeTables tables, BpeOptions options);
 
 // The file's tables (BBND), or else a scan of the whole vocab: call once,
-// off the load path. No splits when `model` is
-// not a BPE model or BpeMaySplit is false.
+// off the load path. No splits when `model` is not a BPE model or
+// BpeMaySplit is false.
 BpeBoundaries BpeBoundariesOf(const Model& model);
 // Whether BpeBoundariesOf can find any split, without the scan.
 bool BpeMaySplit(const Model& model);
