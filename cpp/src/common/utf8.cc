@@ -1,11 +1,19 @@
 #include "common/utf8.h"
 
+#include <cstring>
+
 namespace mtok::utf8 {
 
 bool validate(std::string_view s, size_t* bad_offset) {
   const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
   size_t n = s.size(), i = 0;
   while (i < n) {
+    // Eight ASCII bytes at a time: most tokens and text are ASCII.
+    uint64_t word;
+    if (n - i >= 8 && (std::memcpy(&word, p + i, 8), (word & 0x8080808080808080ull) == 0)) {
+      i += 8;
+      continue;
+    }
     unsigned char b = p[i];
     if (b < 0x80) { ++i; continue; }
     int len = seq_len(b);

@@ -127,8 +127,18 @@ struct Piece {
   std::string_view text;
   float score = 0;
   uint32_t type = kNormal;
-  uint32_t id = 0;
 };
+
+// A piece as the converter keeps it: its text as an offset into the
+// proto. 12 bytes, not 32: a 32k vocab's pieces and sort keys are fresh
+// memory, and first-touched pages cost more than the parse.
+struct PackedPiece {
+  uint32_t at;
+  uint16_t size;
+  uint8_t type;
+  float score;
+};
+static_assert(sizeof(PackedPiece) <= 12, "packed pieces stay small");
 
 bool ReadPiece(std::string_view msg, Piece* p) {
   return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
@@ -211,10 +221,11 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
 }  // namespace
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
-  std::vector<Piece> pieces;
-  pieces.reserve(proto.size() / 8);
+  if (proto.size() > UINT32_MAX) return false;  // piece offsets are u32
+  std::vector<PackedPiece> pieces;
   uint64_t model_type = 1;  // UNIGRAM
   bool charsmap = false, denormalizer = false;
+  size_t unknowns = 0;
   auto field = [&](uint32_t n, uint32_t t, std::string_view b) {
     if (n >= 1 && n <= 3 && t != 2) return false;
     if (n == 5 && t != 2) return false;
@@ -224,8 +235,13 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
         p = Piece();
         if (!ReadPiece(b, &p)) return false;
       }
-      p.id = static_cast<uint32_t>(pieces.size());
-      pieces.push_back(p);
+      // _check(): no piece empty, none past a record's u16 length, all UTF-8.
+      if (p.text.empty() || p.text.size() > 0xFFFF || !Utf8(p.text)) return false;
+      if (p.type == kUnknown && unknowns++ == 0) out->unk_id = static_cast<uint32_t>(pieces.size());
+      if (p.type == kUserDefined) out->user_defined.emplace_back(p.text);
+      if (p.type == kControl) out->control.emplace_back(p.text);
+      pieces.push_back({static_cast<uint32_t>(p.text.data() - proto.data()), static_cast<uint16_t>(p.text.size()),
+                        static_cast<uint8_t>(p.type), p.score});
     } else if (n == 2) {
       if (!ReadTrainer(b, out, &model_type)) return false;  // a repeated message merges
     } else if (n == 3) {
@@ -235,6 +251,9 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     }
     return true;
   };
+  // Pieces take at least 4 bytes of the proto each (key, length, text, and
+  // the message's own key and length): room for all of them, never more.
+  pieces.reserve(proto.size() / 4);
   for (Wire w(proto); !w.Done();) {
     std::string_view b;
     uint32_t n = 1, t = 2;
@@ -242,37 +261,28 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
     if (!w.UsualBytes(0x0A, &b) && !w.Field(&n, &t, &v, &b)) return false;  // 0x0A: field 1, a piece
     if (!field(n, t, b)) return false;
   }
-  // _check(): pieces, one UNKNOWN, none empty or twice, no denormalizer.
-  if (pieces.empty() || pieces.size() > kMaxTokenId || denormalizer) return false;
+  // _check(): pieces, one UNKNOWN, none twice, no denormalizer.
+  if (pieces.empty() || pieces.size() > kMaxTokenId || denormalizer || unknowns != 1) return false;
   if (model_type != 1 && model_type != 2) return false;
-  size_t unknowns = 0;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    const Piece& p = pieces[i];
-    if (p.text.empty() || p.text.size() > 0xFFFF || !Utf8(p.text)) return false;
-    if (p.type == kUnknown && unknowns++ == 0) out->unk_id = static_cast<uint32_t>(i);
-    if (p.type == kUserDefined) out->user_defined.emplace_back(p.text);
-    if (p.type == kControl) out->control.emplace_back(p.text);
-  }
-  if (unknowns != 1) return false;
+  auto text = [&](size_t id) { return proto.substr(pieces[id].at, pieces[id].size); };
   out->kind = model_type == 1 ? "Unigram" : "SentencePieceBPE";
   out->pieces = static_cast<uint32_t>(pieces.size());
   auto piece_at = [&](int32_t id) {
-    return id >= 0 && static_cast<size_t>(id) < pieces.size() ? std::string(pieces[id].text) : std::string();
+    return id >= 0 && static_cast<size_t>(id) < pieces.size() ? std::string(text(id)) : std::string();
   };
   out->unk_piece = piece_at(static_cast<int32_t>(out->unk_id));
   out->bos_piece = piece_at(out->bos_id);
   out->eos_piece = piece_at(out->eos_id);
-  // Sorted by text, and read in that order below (reading them by id in
-  // sorted order missed the cache at every piece).
-  std::vector<Piece>& sorted = pieces;
-  SortByBytes(&sorted, [](const Piece& p) { return p.text; }, [](const Piece& a, const Piece& c) { return a.id < c.id; });
-  for (size_t i = 1; i < sorted.size(); ++i) {
-    if (sorted[i].text == sorted[i - 1].text) return false;  // defined twice
+  // Records go out sorted by text (ids in that order); the pieces are
+  // read through the order, in place.
+  const std::vector<uint32_t> order = OrderByBytes(pieces.size(), text, [](uint32_t a, uint32_t c) { return a < c; });
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (text(order[i]) == text(order[i - 1])) return false;  // defined twice
   }
   // _piece_model() with mtok_sentencepiece and piece types.
   // One allocation, then each record copied in place.
   size_t size = 10;
-  for (const Piece& p : sorted) size += 15 + p.text.size();
+  for (const PackedPiece& p : pieces) size += 15 + p.size;
   std::string& s = out->section;
   s.resize(size);
   char* w = s.data();
@@ -287,15 +297,14 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
   put(&out->pieces, 4);
   put(&out->unk_id, 4);
   put(&flags, 1);
-  for (const Piece& p : sorted) {
-    const uint16_t len = static_cast<uint16_t>(p.text.size());
+  for (const uint32_t id : order) {
+    const PackedPiece& p = pieces[id];
     const double score = p.score;
-    const uint8_t type = static_cast<uint8_t>(p.type);
-    put(&len, 2);
-    put(p.text.data(), p.text.size());
-    put(&p.id, 4);
+    put(&p.size, 2);
+    put(proto.data() + p.at, p.size);
+    put(&id, 4);
     put(&score, 8);
-    put(&type, 1);
+    put(&p.type, 1);
   }
   return true;
 }
