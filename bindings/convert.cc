@@ -69,6 +69,12 @@ nb::object SpModelFacts(nb::bytes data) {
   });
 }
 
+// The whole .mtok file of a SentencePiece .model.
+nb::object SpModelFile(nb::bytes data) {
+  return ReadNative<std::string>(data, &mtok::convert::SpModelFile,
+                                 [](const std::string& file) -> nb::object { return Bytes(file); });
+}
+
 // The BPE model section of .tiktoken bytes.
 nb::object TiktokenSection(nb::bytes data) {
   return ReadNative<std::string>(
@@ -88,6 +94,9 @@ void bind_convert(nb::module_& m) {
         "or None when the file is left to the Python importer.");
   m.def("sp_model_facts", &SpModelFacts, nb::arg("data"),
         "SentencePiece .model bytes -> dict of what the importer needs (with the model section), "
+        "or None when the file is left to the protobuf importer.");
+  m.def("sp_model_file", &SpModelFile, nb::arg("data"),
+        "SentencePiece .model bytes -> the .mtok file (acceleration sections included) of its default spec, "
         "or None when the file is left to the protobuf importer.");
   m.def(
       "trim_heap",

@@ -260,6 +260,82 @@ def test_sentencepiece_piece_layouts(tmp_path, monkeypatch):
     assert isinstance(fast, bytes) and fast == slow
 
 
+# --- whole SentencePiece files (cpp/src/convert/sp_file.cc) -----------------
+
+def _python_file(path, **options):
+    """The .mtok bytes of the protobuf importer and the Python writer, or the error text."""
+    try:
+        return export_mtok(load_spec(str(path), native=False, **options))
+    except FormatError as e:
+        return f"FormatError: {e}"
+
+
+def _native_file(path):
+    try:
+        return to_mtok_bytes(str(path))
+    except FormatError as e:
+        return f"FormatError: {e}"
+
+
+@pytest.mark.parametrize("rel", ["llama2/tokenizer.model", "mistral/tokenizer.model.v1", "t5-small/spiece.model",
+                                 "sentencepiece-test/test_model.model", "sentencepiece-test/test_ja_model.model"])
+def test_sentencepiece_file_matches_the_python_writer(rel):
+    path = file_path("tokenizers", *rel.split("/"))
+    data = _native.sp_model_file(path.read_bytes())
+    assert data is not None and data == _python_file(path)
+    assert to_mtok_bytes(str(path)) == data
+
+
+def _trainer(*fields):
+    """TrainerSpec bytes from (field number, int value) varints (negative: two's complement)."""
+    return b"".join(_varint(n << 3) + _varint(v & (2**64 - 1)) for n, v in fields)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("bpe with every piece type", _model(_piece("<unk>", 2), _piece("<s>", 3), _piece("</s>", 3), _piece("\u2581a"),
+                                         _piece("b", 4), _piece("<0x41>", 6), _piece("c", 5),
+                                         trainer=_trainer((3, 2)))),
+    ("no bos, no eos", _model(_piece("<unk>", 2), _piece("a"), trainer=_trainer((3, 1), (41, -1), (42, -1)))),
+    ("ids past the vocab", _model(_piece("<unk>", 2), _piece("a"), trainer=_trainer((3, 2), (41, 7), (42, 9)))),
+    ("normalizer flags off", _model(_piece("<unk>", 2), _piece("a")) + _field(3, b"\x18\x00\x20\x00\x28\x00")),
+    ("whitespace as suffix", _model(_piece("<unk>", 2), _piece("a"), trainer=_trainer((3, 1), (24, 1)))),
+    ("unk surface", _model(_piece("<unk>", 2), _piece("a"), trainer=b"\x18\x01" + _field(44, "??".encode()))),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_sentencepiece_small_files_match(tmp_path, name, data):
+    path = tmp_path / "m.model"
+    path.write_bytes(data)
+    native = _native.sp_model_file(data)
+    assert native is not None
+    assert native == _python_file(path)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("invalid UTF-8 piece", _model(_piece("<unk>", 2), _raw_piece((1, 2, b"\xff\xfe"), (3, 0, b"\x01")))),
+    ("twice", _model(_piece("<unk>", 2), _piece("a"), _piece("a"))),
+    ("no unknown", _model(_piece("a"), _piece("b"))),
+    ("truncated", _model(_piece("<unk>", 2), _piece("abc"))[:-3]),
+    ("unk surface too long", _model(_piece("<unk>", 2), trainer=b"\x18\x01" + _field(44, b"x" * 70000))),
+    ("byte fallback without the byte pieces", _model(_piece("<unk>", 2), _piece("<0x41>", 6),
+                                                     trainer=_trainer((3, 2), (35, 1)))),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_sentencepiece_files_declined(tmp_path, name, data):
+    # Files the native writer does not take reach the protobuf importer,
+    # which reports what is wrong, as before.
+    path = tmp_path / "m.model"
+    path.write_bytes(data)
+    assert _native.sp_model_file(data) is None
+    python = _python_file(path)
+    assert isinstance(python, str) and python.startswith("FormatError")
+    assert _native_file(path) == python
+
+
+def test_sentencepiece_options_take_the_python_writer(monkeypatch):
+    # add_bos / add_eos add a post-processor the native file does not write.
+    path = file_path("tokenizers", "llama2", "tokenizer.model")
+    monkeypatch.setattr(_native, "sp_model_file", lambda data: pytest.fail("native file with options"))
+    assert to_mtok_bytes(str(path), add_bos=True) == _python_file(path, add_bos=True)
+
+
 # --- .tiktoken rank files (cpp/src/convert/tiktoken_ranks.cc) ----------------
 
 def _tiktoken_both(path, monkeypatch, **options):

@@ -52,6 +52,12 @@ struct SpModel {
 // the protobuf importer then reads it and reports what is wrong.
 bool ConvertSpModel(std::string_view proto, SpModel* out);
 
+// A SentencePiece ModelProto as a whole .mtok file, acceleration sections
+// included: the bytes mtok's Python converter writes for it without
+// add_bos/add_eos (src/mtok/convert/sentencepiece.py). False when
+// ConvertSpModel does not take the file or the writer would reject it.
+bool SpModelFile(std::string_view proto, std::string* out);
+
 }  // namespace mtok::convert
 
 namespace mtok::convert {

@@ -9,6 +9,7 @@
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "io/codes.h"
+#include "convert/sp_pieces.h"
 #include "mtok/convert.h"
 
 namespace mtok::convert {
@@ -129,17 +130,6 @@ struct Piece {
   uint32_t type = kNormal;
 };
 
-// A piece as the converter keeps it: its text as an offset into the
-// proto. 12 bytes, not 32: a 32k vocab's pieces and sort keys are fresh
-// memory, and first-touched pages cost more than the parse.
-struct PackedPiece {
-  uint32_t at;
-  uint16_t size;
-  uint8_t type;
-  float score;
-};
-static_assert(sizeof(PackedPiece) <= 12, "packed pieces stay small");
-
 bool ReadPiece(std::string_view msg, Piece* p) {
   return ForEachField(msg, [&](uint32_t n, uint32_t t, uint64_t v, std::string_view b) {
     if (n == 1 && t == 2) {
@@ -220,10 +210,11 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
 
 }  // namespace
 
-bool ConvertSpModel(std::string_view proto, SpModel* out) {
+bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* out, SpPieces* read) {
   if (proto.size() > UINT32_MAX) return false;  // piece offsets are u32
-  std::vector<PackedPiece> pieces;
-  uint64_t model_type = 1;  // UNIGRAM
+  read->proto = proto;
+  std::vector<PackedPiece>& pieces = read->pieces;
+  uint64_t& model_type = read->model_type;
   bool charsmap = false, denormalizer = false;
   size_t unknowns = 0;
   auto field = [&](uint32_t n, uint32_t t, std::string_view b) {
@@ -236,7 +227,7 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
         if (!ReadPiece(b, &p)) return false;
       }
       // _check(): no piece empty, none past a record's u16 length, all UTF-8.
-      if (p.text.empty() || p.text.size() > 0xFFFF || !Utf8(p.text)) return false;
+      if (p.text.empty() || p.text.size() > 0xFFFF || (check_utf8 && !Utf8(p.text))) return false;
       if (p.type == kUnknown && unknowns++ == 0) out->unk_id = static_cast<uint32_t>(pieces.size());
       if (p.type == kUserDefined) out->user_defined.emplace_back(p.text);
       if (p.type == kControl) out->control.emplace_back(p.text);
@@ -275,37 +266,50 @@ bool ConvertSpModel(std::string_view proto, SpModel* out) {
   out->eos_piece = piece_at(out->eos_id);
   // Records go out sorted by text (ids in that order); the pieces are
   // read through the order, in place.
-  const std::vector<uint32_t> order = OrderByBytes(pieces.size(), text, [](uint32_t a, uint32_t c) { return a < c; });
+  read->order = OrderByBytes(pieces.size(), text, [](uint32_t a, uint32_t c) { return a < c; });
+  const std::vector<uint32_t>& order = read->order;
   for (size_t i = 1; i < order.size(); ++i) {
     if (text(order[i]) == text(order[i - 1])) return false;  // defined twice
   }
+  return true;
+}
+
+void AppendSpSection(const SpPieces& read, const SpModel& facts, std::string* out) {
   // _piece_model() with mtok_sentencepiece and piece types.
   // One allocation, then each record copied in place.
   size_t size = 10;
-  for (const PackedPiece& p : pieces) size += 15 + p.size;
-  std::string& s = out->section;
-  s.resize(size);
-  char* w = s.data();
+  for (const PackedPiece& p : read.pieces) size += 15 + p.size;
+  std::string& s = *out;
+  const size_t begin = s.size();
+  s.resize(begin + size);
+  char* w = s.data() + begin;
   auto put = [&w](const void* v, size_t n) {
     std::memcpy(w, v, n);
     w += n;
   };
-  const uint8_t code_byte = model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe;
+  const uint8_t code_byte = read.model_type == 1 ? code::kUnigramFull : code::kSentencePieceBpe;
   const uint8_t flags = static_cast<uint8_t>(code::kPieceHasUnk | code::kPieceSentencePiece |
-                                             (out->byte_fallback ? code::kPieceByteFallback : 0));
+                                             (facts.byte_fallback ? code::kPieceByteFallback : 0));
   put(&code_byte, 1);
-  put(&out->pieces, 4);
-  put(&out->unk_id, 4);
+  put(&facts.pieces, 4);
+  put(&facts.unk_id, 4);
   put(&flags, 1);
-  for (const uint32_t id : order) {
-    const PackedPiece& p = pieces[id];
+  for (const uint32_t id : read.order) {
+    const PackedPiece& p = read.pieces[id];
     const double score = p.score;
     put(&p.size, 2);
-    put(proto.data() + p.at, p.size);
+    put(read.proto.data() + p.at, p.size);
     put(&id, 4);
     put(&score, 8);
     put(&p.type, 1);
   }
+}
+
+bool ConvertSpModel(std::string_view proto, SpModel* out) {
+  SpPieces read;
+  if (!ReadSpModel(proto, true, out, &read)) return false;
+  out->section.clear();
+  AppendSpSection(read, *out, &out->section);
   return true;
 }
 

@@ -62,11 +62,33 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
-    from .export import export_mtok
-
     with malformed_as_format_error(path):
+        data = _native_file(path, pattern, add_bos, add_eos, legacy_options)
+        if data is not None:
+            return data
+        from .export import export_mtok
+
         return export_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, native=True,
                                     **legacy_options))
+
+
+def _native_file(path, pattern, add_bos, add_eos, legacy_options):
+    """The whole .mtok file of a source the native core converts by itself
+    (a SentencePiece .model with no options: cpp/src/convert/sp_file.cc,
+    the same bytes as the spec written by mtok.format), or None."""
+    if pattern or add_bos or add_eos or any(v is not None for v in legacy_options.values()):
+        return None
+    path = resolve_source(path)
+    if detect_format(path) != "sentencepiece":
+        return None
+    from .. import _native
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise FormatError(f"{path}: {e.strerror}") from None
+    return _native.sp_model_file(data)
 
 
 # File names tried, in order, when a folder is given.

@@ -3,7 +3,10 @@
 A spec is a tokenizer.json-shaped dict (normalizer, pre_tokenizer, model,
 decoder, post_processor, added_tokens) plus an optional "mtok" dict with what
 tokenizer.json does not hold: chat templates, eos/bos text, stop ids and
-flags. Every importer produces a spec; this module is the only writer.
+flags. Every importer produces a spec; this module is the only writer of
+specs. (A SentencePiece .model with default options is also written whole
+by the native core, cpp/src/convert/sp_file.cc, with this module's bytes:
+tests/format/test_native_convert.py compares them.)
 """
 
 import json

@@ -1,0 +1,40 @@
+// A SentencePiece ModelProto as read by the converter's fast path
+// (sp_model.cc), before its model section is written: sp_file.cc writes
+// that section straight into the file it builds, not into a copy.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mtok/convert.h"
+
+namespace mtok::convert {
+
+// A piece as the converter keeps it: its text as an offset into the
+// proto. 12 bytes, not 32: a 32k vocab's pieces and sort keys are fresh
+// memory, and first-touched pages cost more than the parse.
+struct PackedPiece {
+  uint32_t at;
+  uint16_t size;
+  uint8_t type;
+  float score;
+};
+static_assert(sizeof(PackedPiece) <= 12, "packed pieces stay small");
+
+struct SpPieces {
+  std::string_view proto;
+  std::vector<PackedPiece> pieces;  // in id order
+  std::vector<uint32_t> order;      // ids by piece bytes
+  uint64_t model_type = 1;          // UNIGRAM; 2: BPE
+};
+
+// Reads `proto` into `facts` (all but its section) and `out`. With
+// `check_utf8` false the pieces' text is not checked: for a caller that
+// loads the section, whose reader checks every record.
+bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* facts, SpPieces* out);
+
+// Appends the model section of what ReadSpModel read.
+void AppendSpSection(const SpPieces& p, const SpModel& facts, std::string* out);
+
+}  // namespace mtok::convert
