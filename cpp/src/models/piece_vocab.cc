@@ -13,8 +13,14 @@ namespace mtok {
 Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
                         Vocab* vocab, std::vector<ScoredPiece>* pieces) {
   MTOK_RETURN_IF_ERROR(r.CheckArray(n, typed ? 15 : 14));
-  vocab->Reserve(n);
   pieces->reserve(n);
+  return ReadScoredPieces(r, n, typed, opt, vocab, [pieces](const ScoredPiece& p) { pieces->push_back(p); });
+}
+
+Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
+                        Vocab* vocab, const std::function<void(const ScoredPiece&)>& each) {
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, typed ? 15 : 14));
+  vocab->Reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
     size_t at = r.pos();
     ScoredPiece p;
@@ -33,7 +39,7 @@ Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelO
     // While the pieces come in byte order (as mtok writes them), each is new.
     if (opt.sentencepiece && !vocab->ascending() && vocab->Find(p.token, &first) && first != p.id)
       return r.ErrorAt(at, "piece appears twice in a SentencePiece vocab");
-    pieces->push_back(p);
+    each(p);
   }
   vocab->EndAdding();
   if (opt.has_unk && !vocab->Has(opt.unk_id))
@@ -44,12 +50,6 @@ Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelO
     if (!FindBytePieces(*vocab, ids)) return r.Error("byte_fallback is set but <0x00>..<0xFF> are not all in the vocab");
   }
   return Status::Ok();
-}
-
-std::vector<PieceInfo> PieceInfoOf(const std::vector<ScoredPiece>& pieces, uint32_t id_limit) {
-  std::vector<PieceInfo> info(id_limit);
-  for (const ScoredPiece& p : pieces) info[p.id] = {static_cast<float>(p.score), p.type};
-  return info;
 }
 
 Status PieceInfoFromRecords(const Vocab& vocab, std::vector<PieceInfo>* out) {

@@ -2,6 +2,7 @@
 // Unigram and SentencePiece-BPE models.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -33,7 +34,11 @@ struct PieceModelOptions {
 };
 
 // Reads `n` entries [str token][u32 id][f64 score] (+ [u8 type] when
-// `typed`) into vocab and pieces, validating ids, types and the unk id.
+// `typed`) into vocab, and each into each(piece), validating ids, types
+// and the unk id.
+Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
+                        Vocab* vocab, const std::function<void(const ScoredPiece&)>& each);
+// The same into `pieces`.
 Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
                         Vocab* vocab, std::vector<ScoredPiece>* pieces);
 
@@ -42,7 +47,6 @@ struct PieceInfo {
   float score = 0;
   PieceType type = PieceType::kUnused;  // ids without a piece are never merged into
 };
-std::vector<PieceInfo> PieceInfoOf(const std::vector<ScoredPiece>& pieces, uint32_t id_limit);
 // The same from a mapped vocab's code-66 records ([u32 id][f64 score][u8
 // type] after each token), validating each.
 Status PieceInfoFromRecords(const Vocab& vocab, std::vector<PieceInfo>* out);
