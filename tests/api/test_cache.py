@@ -256,15 +256,15 @@ def test_temporary_names_are_unique_and_private(tmp_path):
     assert all(os.stat(p).st_mode & 0o777 == 0o600 for p in paths)
 
 
-def test_large_files_are_keyed_by_sha256(cache_dir, tmp_path):
-    import hashlib
+def test_files_are_keyed_by_their_whole_content(cache_dir, tmp_path):
+    import xxhash
 
     big = tmp_path / "big.bin"
-    big.write_bytes(bytes(range(256)) * (cache.SHA256_FROM // 256))
+    big.write_bytes(bytes(range(256)) * (9 << 12))  # past one read block
     small = tmp_path / "small.bin"
     small.write_bytes(b"abc")
-    assert cache._digest(str(big), big.stat().st_size) == "sha256:" + hashlib.sha256(big.read_bytes()).hexdigest()
-    assert cache._digest(str(small), 3) == "blake2b:" + hashlib.blake2b(b"abc", digest_size=32).hexdigest()
+    assert cache._digest(str(big), big.stat().st_size) == "xxh3_128:" + xxhash.xxh3_128(big.read_bytes()).hexdigest()
+    assert cache._digest(str(small), 3) == "xxh3_128:" + xxhash.xxh3_128(b"abc").hexdigest()
     before = cache.source_key(str(cache_dir), str(big), {})
     data = bytearray(big.read_bytes())
     data[len(data) // 2] ^= 1  # same size, one bit changed

@@ -42,39 +42,28 @@ inline unsigned KeyByte(const Key& k, int d) {
   return static_cast<unsigned>((d < 8 ? k.hi >> (56 - 8 * d) : k.lo >> (24 - 8 * (d - 8))) & 0xFF);
 }
 
-// MSD radix sort, in place, of the n keys at `a` that agree on their
-// first d bytes: each key swapped into its bucket for byte d (American
-// flag sort: no second buffer, whose fresh pages cost a converter more
-// than the sort), then each bucket sorted on from byte d + 1; a range
-// that shares byte d goes on without moving. Small buckets, and keys
-// equal in all kKeyBytes bytes, by `less` (std::sort on the whole took
-// ~500 instructions a key on a 200k vocab).
+// MSD radix sort of the n keys at `in` that agree on their first d bytes,
+// the result left at `out` (`in` or the other buffer, of the same span):
+// bucketed by byte d into the other buffer, each bucket sorted on from
+// byte d + 1 with the buffers' roles swapped; small buckets, and keys equal
+// in all kKeyBytes bytes, by `less` (std::sort on the whole took ~500 instructions
+// a key on a 200k vocab).
 template <typename Less>
-void RadixSort(Key* a, size_t n, int d, const Less& less) {
-  size_t count[256];
-  for (;; ++d) {
-    if (n < 32 || d == kKeyBytes) {
-      std::sort(a, a + n, less);
-      return;
-    }
-    std::fill(count, count + 256, 0);
-    for (size_t i = 0; i < n; ++i) ++count[KeyByte(a[i], d)];
-    if (count[KeyByte(a[0], d)] != n) break;
+void RadixSort(Key* in, Key* other, Key* out, size_t n, int d, const Less& less) {
+  if (n < 32 || d == kKeyBytes) {
+    std::sort(in, in + n, less);
+    if (out != in) std::copy(in, in + n, out);
+    return;
   }
-  size_t start[257];
-  start[0] = 0;
-  for (int b = 0; b < 256; ++b) start[b + 1] = start[b] + count[b];
-  size_t next[256];
-  std::copy(start, start + 256, next);
-  for (unsigned b = 0; b < 256; ++b) {
-    while (next[b] < start[b + 1]) {
-      Key k = a[next[b]];
-      for (unsigned kb; (kb = KeyByte(k, d)) != b;) std::swap(k, a[next[kb]++]);
-      a[next[b]++] = k;
-    }
-  }
+  size_t start[257] = {};
+  for (size_t i = 0; i < n; ++i) ++start[KeyByte(in[i], d) + 1];
+  for (int b = 0; b < 256; ++b) start[b + 1] += start[b];
+  size_t at[256];
+  std::copy(start, start + 256, at);
+  for (size_t i = 0; i < n; ++i) other[at[KeyByte(in[i], d)]++] = in[i];
   for (int b = 0; b < 256; ++b) {
-    if (count[b] > 1) RadixSort(a + start[b], count[b], d + 1, less);
+    const size_t s = start[b], m = start[b + 1] - s;
+    if (m > 0) RadixSort(other + s, in + s, out + s, m, d + 1, less);
   }
 }
 
@@ -100,7 +89,10 @@ std::vector<uint32_t> OrderByBytes(size_t n, BytesOf bytes_of, Tie tie, bool rev
     if (p == q) return tie(a.at, b.at);
     return reversed ? std::lexicographical_compare(p.rbegin(), p.rend(), q.rbegin(), q.rend()) : p < q;
   };
-  sort_detail::RadixSort(keys.data(), n, 0, less);
+  {
+    std::vector<Key> tmp(n);
+    sort_detail::RadixSort(keys.data(), tmp.data(), keys.data(), n, 0, less);
+  }
   std::vector<uint32_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = keys[i].at;
   return order;
