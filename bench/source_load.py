@@ -111,6 +111,9 @@ def run(rounds=3, names=None, log=print, src=REPO / "src", before=None, formats=
     for name, kind, path, ref, encoding in sources(names):
         if formats and kind not in formats:
             continue
+        if ref == "tokenizers" and not rc3.venv_ready():
+            raise SystemExit(f"{rc3.VENV}: no tokenizers 1.0.0rc3 venv for the tokenizer.json references; "
+                             "make it once with `python -m bench --setup-rc3`, or pass --formats .model,.tiktoken")
         got = {"ref": [], "first": [], "cached": []}
         if before:
             got["before"] = []
