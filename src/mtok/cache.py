@@ -337,9 +337,29 @@ def entries(folder: str) -> list:
     return out
 
 
+def _entries_size(folder: str) -> int:
+    """Bytes of the entries' .mtok files (stat only)."""
+    total = 0
+    try:
+        with os.scandir(os.path.join(folder, "entries")) as it:
+            for e in it:
+                if e.name.endswith(".mtok"):
+                    try:
+                        total += e.stat().st_size
+                    except OSError:
+                        pass
+    except OSError:
+        pass
+    return total
+
+
 def prune(folder: str, limit: int, keep: str = None) -> list:
     """Removes the oldest entries until they total at most `limit` bytes;
-    the removed keys."""
+    the removed keys. Under the limit it only stats the entries: every
+    first load calls it, and reading each entry's record to order them
+    would grow with the cache."""
+    if _entries_size(folder) <= limit:
+        return []
     found = entries(folder)
     total = sum(e[2] for e in found)
     removed = []

@@ -220,6 +220,14 @@ def test_bounded(cache_dir, tmp_path, monkeypatch):
     assert len(_entries(cache_dir)) == 1  # the older one made room
 
 
+def test_prune_under_the_limit_reads_no_records(cache_dir, tmp_path, monkeypatch):
+    mtok.Tokenizer.from_file(_source(tmp_path / "a"))
+    mtok.Tokenizer.from_file(_source(tmp_path / "b", ignore_merges=False))
+    monkeypatch.setattr(cache, "entries", lambda folder: pytest.fail("records read under the limit"))
+    assert cache.prune(str(cache_dir), 1 << 40) == []
+    assert len(_entries(cache_dir)) == 2
+
+
 def test_encodings_use_the_cache(cache_dir):
     from mtok.encodings import _load  # get_encoding memoizes the object per process
 
