@@ -75,3 +75,21 @@ def test_huge_declared_lengths(good):
     data[at:at + 4] = b"\xff\xff\xff\xff"
     with pytest.raises(mtok.FormatError, match="added_tokens"):
         mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_huge_piece_count_in_a_sentencepiece_bpe_section(tmp_path):
+    # A .model's BPE section read without VOFF/VHSH: its piece count, set
+    # to 2^32 - 16, is checked against the bytes left before anything is
+    # reserved for it.
+    from mtok.convert import load_spec
+
+    from corpus import file_path
+
+    spec = load_spec(str(file_path("tokenizers", "llama2", "tokenizer.model")), native=True)
+    section = spec["model"]["mtok_section"]
+    data = bytearray(export_mtok(spec, accel=False))
+    at = data.find(section)
+    assert at > 0 and data[at] == 67  # SENTENCEPIECE_BPE: [u8 code][u32 pieces][u32 unk][u8 flags]
+    data[at + 1:at + 5] = (2**32 - 16).to_bytes(4, "little")
+    with pytest.raises(mtok.FormatError):
+        mtok.Tokenizer.from_bytes(bytes(data))

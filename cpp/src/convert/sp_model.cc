@@ -8,8 +8,8 @@
 #include "common/sort_by_bytes.h"
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
-#include "io/codes.h"
 #include "convert/sp_pieces.h"
+#include "io/codes.h"
 #include "mtok/convert.h"
 
 namespace mtok::convert {

@@ -12,7 +12,7 @@ namespace mtok {
 
 Status ReadScoredPieces(ByteReader& r, uint32_t n, bool typed, const PieceModelOptions& opt,
                         Vocab* vocab, std::vector<ScoredPiece>* pieces) {
-  MTOK_RETURN_IF_ERROR(r.CheckArray(n, typed ? 15 : 14));
+  MTOK_RETURN_IF_ERROR(r.CheckArray(n, typed ? 15 : 14));  // before reserving for n
   pieces->reserve(n);
   return ReadScoredPieces(r, n, typed, opt, vocab, [pieces](const ScoredPiece& p) { pieces->push_back(p); });
 }

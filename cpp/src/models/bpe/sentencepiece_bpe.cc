@@ -187,6 +187,7 @@ Status ReadSentencePieceBpe(ByteReader& r, const SectionTable& trailer, std::uni
   } else {
     // Each piece's score and type straight into `info`: a vector of the
     // pieces was 32 bytes each of fresh memory (a 32k vocab: 1 MB).
+    MTOK_RETURN_IF_ERROR(r.CheckArray(n, 15));  // before reserving for n
     info.reserve(n);
     MTOK_RETURN_IF_ERROR(ReadScoredPieces(r, n, true, opt, &vocab, [&info](const ScoredPiece& p) {
       if (p.id >= info.size()) info.resize(p.id + 1);
