@@ -77,7 +77,7 @@ def test_huge_declared_lengths(good):
         mtok.Tokenizer.from_bytes(bytes(data))
 
 
-def test_huge_piece_count_in_a_sentencepiece_bpe_section(tmp_path):
+def test_huge_piece_count_in_a_sentencepiece_bpe_section():
     # A .model's BPE section read without VOFF/VHSH: its piece count, set
     # to 2^32 - 16, is checked against the bytes left before anything is
     # reserved for it.

@@ -11,26 +11,11 @@
 
 #include "common/flat_hash.h"
 #include "common/sort_by_bytes.h"
+#include "convert/sink.h"
 
 namespace mtok::convert {
 
 constexpr uint64_t kMaxTokenId = uint64_t{1} << 24;  // MAX_TOKEN_ID of the Python writer
-
-// Little-endian output, as format/binary.py's ByteWriter writes.
-struct Sink {
-  std::string out;
-  void u8(uint8_t v) { out.push_back(static_cast<char>(v)); }
-  void u32(uint32_t v) { char b[4]; std::memcpy(b, &v, 4); out.append(b, 4); }  // little-endian hosts
-  void f64(double v) { char b[8]; std::memcpy(b, &v, 8); out.append(b, 8); }
-  bool str(std::string_view s) {
-    if (s.size() > 0xFFFF) return false;
-    uint16_t n = static_cast<uint16_t>(s.size());
-    char b[2]; std::memcpy(b, &n, 2);
-    out.append(b, 2);
-    out.append(s);
-    return true;
-  }
-};
 
 // A token -> id vocab object: tokens in one arena, entries sorted by token,
 // and an open-addressing index over them.

@@ -5,13 +5,13 @@
 // from a .model is mostly the Python floor of that path (the writer's
 // modules, its copies of the charsmap and model section, and a second
 // copy of the bytes to compute the tables); here it is one buffer.
-// tests/format/test_native_sp_file.py checks the bytes against the
-// Python writer on every corpus model.
-#include <cstring>
+// tests/format/test_native_convert.py checks the bytes against the
+// Python writer on every corpus model and on synthetic ones.
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "convert/sink.h"
 #include "convert/sp_pieces.h"
 #include "io/codes.h"
 #include "mtok/buffer.h"
@@ -22,36 +22,13 @@ namespace mtok::convert {
 
 namespace {
 
-class Out {
- public:
-  explicit Out(std::string* s) : s_(s) {}
-  void U8(uint8_t v) { s_->push_back(static_cast<char>(v)); }
-  void U16(uint16_t v) { Raw(&v, 2); }
-  void U32(uint32_t v) { Raw(&v, 4); }
-  void U64(uint64_t v) { Raw(&v, 8); }
-  void Raw(const void* p, size_t n) { s_->append(static_cast<const char*>(p), n); }
-  void Raw(std::string_view s) { s_->append(s.data(), s.size()); }
-  // [u16 len][bytes]; false past 65535 bytes (the Python writer's error).
-  bool Str(std::string_view s) {
-    if (s.size() > 0xFFFF) return false;
-    U16(static_cast<uint16_t>(s.size()));
-    Raw(s);
-    return true;
-  }
-  void LongStr(std::string_view s) {
-    U32(static_cast<uint32_t>(s.size()));
-    Raw(s);
-  }
-  bool Strs(const std::vector<std::string>& v) {
-    U32(static_cast<uint32_t>(v.size()));
-    for (const std::string& s : v)
-      if (!Str(s)) return false;
-    return true;
-  }
-
- private:
-  std::string* s_;
-};
+// [u32 count] then each [u16 len][bytes]; false past 65535 bytes.
+bool Strs(Sink& w, const std::vector<std::string>& v) {
+  w.u32(static_cast<uint32_t>(v.size()));
+  for (const std::string& s : v)
+    if (!w.str(s)) return false;
+  return true;
+}
 
 struct Section {
   uint32_t tag, flags;
@@ -60,57 +37,55 @@ struct Section {
 
 // writer._trailer: magic, table, 8-aligned payloads (UTRI 64-aligned),
 // then [u64 trailer offset] "MTOKEND1".
-void AppendTrailer(const std::vector<Section>& sections, std::string* file) {
-  const size_t begin = file->size();
+void AppendTrailer(const std::vector<Section>& sections, Sink& w) {
+  const size_t begin = w.out.size();
   size_t at = begin + sizeof codes::kExtMagic + 4 + 24 * sections.size();
-  Out w(file);
-  w.Raw(codes::kExtMagic, sizeof codes::kExtMagic);
-  w.U32(static_cast<uint32_t>(sections.size()));
+  w.raw(codes::kExtMagic, sizeof codes::kExtMagic);
+  w.u32(static_cast<uint32_t>(sections.size()));
   std::vector<size_t> pads;
   for (const Section& s : sections) {
     const size_t align = s.tag == codes::tag::kUnigramTrie ? 64 : 8;
     pads.push_back((align - at % align) % align);
     at += pads.back();
-    w.U32(s.tag);
-    w.U32(s.flags);
-    w.U64(at);
-    w.U64(s.payload.size());
+    w.u32(s.tag);
+    w.u32(s.flags);
+    w.u64(at);
+    w.u64(s.payload.size());
     at += s.payload.size();
   }
   for (size_t i = 0; i < sections.size(); ++i) {
-    file->append(pads[i], '\0');
-    w.Raw(sections[i].payload);
+    w.out.append(pads[i], '\0');
+    w.out.append(sections[i].payload);
   }
-  file->append((8 - at % 8) % 8, '\0');
-  w.U64(begin);
-  w.Raw(codes::kEndMagic, sizeof codes::kEndMagic);
+  w.out.append((8 - at % 8) % 8, '\0');
+  w.u64(begin);
+  w.raw(codes::kEndMagic, sizeof codes::kEndMagic);
 }
 
 // The body: header, normalizer, pre-tokenizer, model, decoder and tail
 // (writer.write_mtok for sentencepiece._spec's dict).
-bool AppendBody(const SpModel& m, const SpPieces& pieces, std::string* file) {
+bool AppendBody(const SpModel& m, const SpPieces& pieces, Sink& w) {
   const bool has_eos = m.eos_id >= 0 && static_cast<uint32_t>(m.eos_id) < m.pieces;
   const bool has_bos = m.bos_id >= 0 && static_cast<uint32_t>(m.bos_id) < m.pieces;
   // Header: no special (added) tokens, the eos id as stop id, no prefix.
-  *file += std::to_string(codes::kMagic) + " " + std::to_string(codes::kPipelineType) + "\n0 " +
+  w.out += std::to_string(codes::kMagic) + " " + std::to_string(codes::kPipelineType) + "\n0 " +
            (has_eos ? "1" : "0") + " 0\n" + (has_eos ? std::to_string(m.eos_id) : "") + "\n";
-  Out w(file);
-  w.U8(codes::norm::kSpmWhitespace);
-  w.U8(static_cast<uint8_t>(m.add_dummy_prefix | m.remove_extra_whitespaces << 1 | m.escape_whitespaces << 2 |
+  w.u8(codes::norm::kSpmWhitespace);
+  w.u8(static_cast<uint8_t>(m.add_dummy_prefix | m.remove_extra_whitespaces << 1 | m.escape_whitespaces << 2 |
                             m.treat_whitespace_as_suffix << 3));
-  w.LongStr(m.precompiled_charsmap);
-  if (!w.Strs(m.user_defined)) return false;
-  w.U8(codes::pre::kNone);
-  AppendSpSection(pieces, m, file);
-  w.U8(codes::dec::kSentencePiece);
-  w.U8(static_cast<uint8_t>(m.add_dummy_prefix | m.remove_extra_whitespaces << 1 | m.byte_fallback << 2));
-  if (!w.Str(m.unk_piece) || !w.Str(m.unk_surface) || !w.Strs(m.control)) return false;
-  w.U32(0);  // added tokens
-  w.LongStr("");  // chat template
-  w.Str(has_eos ? std::string_view(m.eos_piece) : std::string_view());
-  w.U8(0);  // clean_up_tokenization_spaces
-  w.Str(has_bos ? std::string_view(m.bos_piece) : std::string_view());
-  w.U16(0);  // MNN program: no ops
+  w.long_str(m.precompiled_charsmap);
+  if (!Strs(w, m.user_defined)) return false;
+  w.u8(codes::pre::kNone);
+  AppendSpSection(pieces, m, &w.out);
+  w.u8(codes::dec::kSentencePiece);
+  w.u8(static_cast<uint8_t>(m.add_dummy_prefix | m.remove_extra_whitespaces << 1 | m.byte_fallback << 2));
+  if (!w.str(m.unk_piece) || !w.str(m.unk_surface) || !Strs(w, m.control)) return false;
+  w.u32(0);  // added tokens
+  w.long_str("");  // chat template
+  w.str(has_eos ? std::string_view(m.eos_piece) : std::string_view());
+  w.u8(0);  // clean_up_tokenization_spaces
+  w.str(has_bos ? std::string_view(m.bos_piece) : std::string_view());
+  w.u16(0);  // MNN program: no ops
   return true;
 }
 
@@ -129,8 +104,7 @@ class Borrowed : public Buffer {
 }  // namespace
 
 bool SpModelFile(std::string_view proto, std::string* out) {
-  std::string& file = *out;
-  file.clear();
+  Sink w;
   {
     // Freed before the load, which then reuses their pages.
     SpModel m;
@@ -141,25 +115,26 @@ bool SpModelFile(std::string_view proto, std::string* out) {
     // with the vocab's tables (VOFF 4 bytes a piece, VHSH at most 16): one
     // allocation, where a regrowth would copy and fault in the whole file
     // again. Pages never written are never touched.
-    file.reserve(proto.size() + 40 * pieces.pieces.size() + 65536);
-    if (!AppendBody(m, pieces, &file)) return false;
+    w.out.reserve(proto.size() + 40 * pieces.pieces.size() + 65536);
+    if (!AppendBody(m, pieces, w)) return false;
   }
-  const size_t body = file.size();
+  const size_t body = w.out.size();
   std::vector<Section> sections;
   sections.push_back({codes::tag::kAddedFlags, 1, std::string(4, '\0')});  // no added tokens
   sections.push_back({codes::tag::kPost, 1, std::string(1, static_cast<char>(codes::post::kNone))});
   // The tables hold file offsets of the model's records, which the body
   // fixes: computed from the file without them, then the trailer rewritten.
-  AppendTrailer(sections, &file);
+  AppendTrailer(sections, w);
   std::vector<std::pair<uint32_t, std::string>> accel;
   {
     std::unique_ptr<Tokenizer> t;
-    if (!Tokenizer::Load(std::make_shared<Borrowed>(file), &t).ok()) return false;
+    if (!Tokenizer::Load(std::make_shared<Borrowed>(w.out), &t).ok()) return false;
     t->AccelSections(&accel);
   }
   for (auto& [tag, payload] : accel) sections.push_back({tag, 0, std::move(payload)});
-  file.resize(body);
-  AppendTrailer(sections, &file);
+  w.out.resize(body);
+  AppendTrailer(sections, w);
+  *out = std::move(w.out);
   return true;
 }
 

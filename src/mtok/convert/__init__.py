@@ -43,7 +43,10 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
     sp_model) supply what an MNN tokenizer.txt does not record; see
     docs/legacy_txt.md."""
     path = resolve_source(path)
-    kind = detect_format(path)
+    return _load_spec(path, detect_format(path), pattern, add_bos, add_eos, native, legacy_options)
+
+
+def _load_spec(path, kind, pattern, add_bos, add_eos, native, legacy_options) -> dict:
     given = sorted(k for k, v in legacy_options.items() if v is not None)
     if kind == "sentencepiece" and not given:
         return _loader(kind)(path, add_bos=add_bos, add_eos=add_eos, native=native)
@@ -63,24 +66,22 @@ def load_spec(path: str, *, pattern: str = None, add_bos: bool = False, add_eos:
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
     with malformed_as_format_error(path):
-        data = _native_file(path, pattern, add_bos, add_eos, legacy_options)
-        if data is not None:
-            return data
+        path = resolve_source(path)
+        kind = detect_format(path)
+        if kind == "sentencepiece" and not (add_bos or add_eos) and \
+                all(v is None for v in legacy_options.values()):
+            data = _sp_model_file(path)
+            if data is not None:
+                return data
         from .export import export_mtok
 
-        return export_mtok(load_spec(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, native=True,
-                                    **legacy_options))
+        return export_mtok(_load_spec(path, kind, pattern, add_bos, add_eos, True, legacy_options))
 
 
-def _native_file(path, pattern, add_bos, add_eos, legacy_options):
-    """The whole .mtok file of a source the native core converts by itself
-    (a SentencePiece .model with no options: cpp/src/convert/sp_file.cc,
-    the same bytes as the spec written by mtok.format), or None."""
-    if pattern or add_bos or add_eos or any(v is not None for v in legacy_options.values()):
-        return None
-    path = resolve_source(path)
-    if detect_format(path) != "sentencepiece":
-        return None
+def _sp_model_file(path):
+    """The whole .mtok file of a SentencePiece .model with default options,
+    written by the native core (cpp/src/convert/sp_file.cc: the bytes
+    mtok.format writes for its spec), or None when it declines the file."""
     from .. import _native
 
     try:
