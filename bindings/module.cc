@@ -10,6 +10,7 @@ void bind_encoding(nb::module_& m);
 void bind_encode_config(nb::module_& m);
 void bind_decode_stream(nb::module_& m);
 void bind_convert(nb::module_& m);
+void bind_digest(nb::module_& m);
 
 NB_MODULE(_native, m) {
   m.doc() = "mtok native core (internal; use the mtok package)";
@@ -19,4 +20,5 @@ NB_MODULE(_native, m) {
   bind_tokenizer(m);
   bind_decode_stream(m);
   bind_convert(m);
+  bind_digest(m);
 }

@@ -6,27 +6,26 @@ Layout under the cache folder (``$MTOK_CACHE_DIR``, default
 switches the cache off)::
 
     entries/<key>.mtok   the converted file
-    entries/<key>.json   its size, CRC-32, stat at write time, source
+    entries/<key>.json   its size, digest, stat at write time, source
     sources/<id>.json    a source file's stat -> its key (the fast path)
 
-The key is a blake2b digest of the converter's version, the conversion
-options and the digest of every file conversion reads (the source, and
+The key is the digest of the converter's version, the conversion options
+and the digest of every file conversion reads (the source, and
 tokenizer_config.json, special_tokens_map.json and chat templates beside
-it): xxh3-128 (the ``xxhash`` package, 10 GB/s here; blake2b and sha256 were
-0.3-0.6 GB/s, 15 ms for a 9 MB tokenizer.json). The key finds a cache
-entry, it guards nothing: a file made to collide with another could only
-come from whoever supplies the tokenizer files in the first place. Hashing
-a large source still costs a first load, so a later load takes the key from ``sources/``
+it). Digests are the native core's (``_native.digest``: 64 bits, 7 GB/s
+here, and nothing to import). The key finds a cache entry, it guards
+nothing: a file made to collide with another could only come from whoever
+supplies the tokenizer files in the first place. Hashing a large source
+still costs a first load, so a later load takes the key from ``sources/``
 when every file's (size, mtime, ctime, inode, device) is what it was when
 the key was computed, and the record was written more than two seconds
 after the files last changed (so that an edit within one timestamp tick of
 the hashing is not missed).
 
 An entry is used only if its stat matches the one recorded when it was
-written, or else its size and CRC-32 match (a copied, touched, truncated or
+written, or else its size and digest match (a copied, touched, truncated or
 overwritten entry; a check for damage, not for an attacker who can write
-the folder, and at 3 GB/s it costs a first load 3 ms where blake2b took
-15 ms for a 10 MB entry); the .mtok loader then validates its structure. Anything
+the folder); the .mtok loader then validates its structure. Anything
 else is rebuilt. Files are written under a temporary name and renamed, so
 concurrent writers never leave a torn file. A cache folder that cannot be
 written (read-only, full, missing) costs the conversion, with one warning.
@@ -39,14 +38,9 @@ import json
 import os
 import time
 import warnings
-import zlib
 
+from . import _native
 from .errors import CacheWarning, FormatError
-
-try:  # CPython's own module; hashlib would also load OpenSSL (3.6 MB resident)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - other Pythons
-    from hashlib import blake2b
 
 ENV_DIR = "MTOK_CACHE_DIR"
 ENV_MAX_MB = "MTOK_CACHE_MAX_MB"
@@ -83,19 +77,18 @@ def converter_fingerprint() -> str:
     version and the size and mtime of the converter's and writer's modules
     and the native module (stat only: reading them would cost the budget of
     a cached load)."""
-    h = blake2b(digest_size=16)
-    from . import __version__, _native
+    from . import __version__
 
-    h.update(__version__.encode())
     files = [_native.__file__, os.path.join(_PACKAGE_DIR, "chat", "files.py")]
     for folder in ("convert", "format"):  # subpackages too (convert/legacy)
         for d, subdirs, names in os.walk(os.path.join(_PACKAGE_DIR, folder)):
             subdirs.sort()
             files += sorted(os.path.join(d, n) for n in names if n.endswith(".py"))
+    parts = [__version__]
     for path in files:
         st = os.stat(path)
-        h.update(f"{os.path.basename(path)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+        parts.append(f"{os.path.basename(path)}:{st.st_size}:{st.st_mtime_ns}")
+    return _native.digest("\n".join(parts).encode())
 
 
 def _stat(path):
@@ -107,30 +100,10 @@ def _stat(path):
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
-def _digest(path, size: int) -> str:
-    """The named digest of a file's content (the name: a change of algorithm
-    never reuses a key). Read into one reused buffer: fresh 4 MB blocks cost
-    a 9 MB file 8 ms of page faults, the hash itself 1. (Not mapped: a
-    source truncated meanwhile would crash the process, SIGBUS.)"""
-    from xxhash import xxh3_128
-
-    h = xxh3_128()
-    buf = bytearray(min(max(size, 1), 256 << 10))
-    view = memoryview(buf)
-    with open(path, "rb", buffering=0) as f:
-        while n := f.readinto(buf):
-            h.update(view[:n])
-    return f"xxh3_128:{h.hexdigest()}"
-
-
-def _crc32(path) -> int:
-    crc = 0
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(1 << 20)
-            if not block:
-                return crc
-            crc = zlib.crc32(block, crc)
+def _digest(path) -> str:
+    """The named digest of a file's content (the name: a change of
+    algorithm never reuses a key)."""
+    return "d64:" + _native.digest_file(path)
 
 
 def _read_json(path):
@@ -197,16 +170,14 @@ def source_key(folder: str, source: str, options: dict) -> str:
     files = source_files(source)
     stats = [_stat(p) for p in files]
     tag = json.dumps([converter_fingerprint(), source, sorted(options.items())])
-    record_path = os.path.join(folder, "sources", blake2b(tag.encode(), digest_size=16).hexdigest()
-                               + ".json")
+    record_path = os.path.join(folder, "sources", _native.digest(tag.encode()) + ".json")
     record = _read_json(record_path)
     if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
             and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
         return record["key"]
-    h = blake2b(tag.encode(), digest_size=20)
-    for path, st in zip(files, stats):
-        h.update(f"\n{os.path.basename(path)}:{_digest(path, st[0]) if st else '-'}".encode())
-    key = h.hexdigest()
+    material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{_digest(p)}" if st else f"{os.path.basename(p)}:-"
+                        for p, st in zip(files, stats)]
+    key = _native.digest("\n".join(material).encode())
     # The stat of the files as hashed: one that changed meanwhile gives a stale record, never a wrong key.
     if [_stat(p) for p in files] == stats:
         record = {"files": [[p, s] for p, s in zip(files, stats)], "key": key, "recorded": time.time_ns()}
@@ -244,7 +215,7 @@ def lookup(folder: str, key: str):
     if meta.get("stat") != st:
         # Not the file as written (copied, touched, replaced, damaged): its bytes decide.
         try:
-            if _crc32(path) != meta.get("crc32"):
+            if _native.digest_file(path) != meta.get("digest"):
                 return None
         except OSError:
             return None
@@ -262,7 +233,7 @@ def store(folder: str, key: str, data: bytes, source: str):
     path, meta_path = entry_paths(folder, key)
     try:
         _write_atomic(path, data)
-        meta = {"size": len(data), "crc32": zlib.crc32(data),
+        meta = {"size": len(data), "digest": _native.digest(data),
                 "stat": _stat(path), "source": source, "created": time.time_ns()}
         _write_atomic(meta_path, json.dumps(meta).encode())
     except OSError as e:
@@ -298,8 +269,6 @@ def load(folder: str, key: str, build, *, source: str, tokenizer):
 def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool = True):
     """The tokenizer converted from a source file by ``build()``, through
     the cache unless it is off (`enabled` False or ``MTOK_CACHE_DIR=off``)."""
-    from . import _native
-
     folder = cache_dir() if enabled else None
     if folder is None:
         tok = tokenizer.from_bytes(build())

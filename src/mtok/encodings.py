@@ -11,6 +11,7 @@ import lzma
 import os
 import threading
 
+from . import _native
 from .convert.openai_encodings import ENCODING_SPECS
 from .errors import FormatError
 from .tokenizer import Tokenizer
@@ -45,8 +46,7 @@ def _load(name: str) -> Tokenizer:
     folder = cache.cache_dir()
     if folder is None:
         return Tokenizer.from_bytes(build())
-    key = cache.blake2b(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode(),
-                          digest_size=20).hexdigest()
+    key = _native.digest(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode())
     return cache.load(folder, key, build, source=f"built-in encoding {name}", tokenizer=Tokenizer)
 
 

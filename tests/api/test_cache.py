@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 import mtok
-from mtok import cache
+from mtok import _native, cache
 from small_spec import small_spec
 
 TEXT = "hello world! hello."
@@ -265,17 +265,43 @@ def test_temporary_names_are_unique_and_private(tmp_path):
 
 
 def test_files_are_keyed_by_their_whole_content(cache_dir, tmp_path):
-    import xxhash
-
     big = tmp_path / "big.bin"
     big.write_bytes(bytes(range(256)) * (9 << 12))  # past one read block
     small = tmp_path / "small.bin"
     small.write_bytes(b"abc")
-    assert cache._digest(str(big), big.stat().st_size) == "xxh3_128:" + xxhash.xxh3_128(big.read_bytes()).hexdigest()
-    assert cache._digest(str(small), 3) == "xxh3_128:" + xxhash.xxh3_128(b"abc").hexdigest()
+    assert cache._digest(str(big)) == "d64:" + _native.digest(big.read_bytes())
+    assert cache._digest(str(small)) == "d64:" + _native.digest(b"abc")
     before = cache.source_key(str(cache_dir), str(big), {})
     data = bytearray(big.read_bytes())
     data[len(data) // 2] ^= 1  # same size, one bit changed
     big.write_bytes(bytes(data))
     os.utime(big, ns=(0, 0))  # and a stat record that no longer matches
     assert cache.source_key(str(cache_dir), str(big), {}) != before
+
+
+@pytest.mark.parametrize("size", [0, 1, 3, (64 << 10) - 1, 64 << 10, (64 << 10) + 1, 3 * (64 << 10) + 7])
+def test_digest_of_a_file_is_the_digest_of_its_bytes(tmp_path, size):
+    data = (bytes(range(251)) * (size // 251 + 1))[:size]
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    got = _native.digest_file(str(path))
+    assert got == _native.digest(data)
+    assert len(got) == 16 and int(got, 16) >= 0
+
+
+def test_digests_differ_on_any_change_of_the_bytes():
+    base = bytes(300_000)
+    seen = {_native.digest(base), _native.digest(base[:-1]), _native.digest(base + b"\0")}
+    for at in (0, 1, 64 << 10, len(base) - 1):
+        changed = bytearray(base)
+        changed[at] = 1
+        seen.add(_native.digest(bytes(changed)))
+    assert len(seen) == 7
+
+
+def test_digest_of_an_unreadable_file_names_it(tmp_path):
+    missing = tmp_path / "missing.bin"
+    with pytest.raises(FileNotFoundError, match="missing.bin"):
+        _native.digest_file(str(missing))
+    with pytest.raises(IsADirectoryError, match=str(tmp_path)):
+        _native.digest_file(str(tmp_path))

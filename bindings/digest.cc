@@ -1,0 +1,106 @@
+// Content digests for the on-disk cache of converted tokenizers
+// (src/mtok/cache.py): its keys and its check of an entry's bytes.
+//
+// 64 bits: std::hash of each 64 KB block, then of the blocks' hashes and
+// the size, so a file is hashed through one small buffer and gives what
+// its bytes in memory give. A key only finds an entry (see cache.py), so
+// an accidental collision is what matters: about n^2 / 2^65 for n
+// entries. Done here and not by a Python package: its import alone cost a
+// first load from a small .model a third of sentencepiece's whole load.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+namespace nb = nanobind;
+
+namespace {
+
+// Small enough to come from the heap, not a fresh mapping faulted in at each call.
+constexpr size_t kBlock = 64 << 10;
+
+class Digest {
+ public:
+  void Block(std::string_view block) {
+    const uint64_t h = std::hash<std::string_view>{}(block);
+    hashes_.append(reinterpret_cast<const char*>(&h), sizeof h);
+    size_ += block.size();
+  }
+  std::string Hex() {
+    hashes_.append(reinterpret_cast<const char*>(&size_), sizeof size_);
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx",
+                  static_cast<unsigned long long>(std::hash<std::string_view>{}(hashes_)));
+    return out;
+  }
+
+ private:
+  std::string hashes_;
+  uint64_t size_ = 0;
+};
+
+std::string DigestBytes(nb::bytes data) {
+  std::string_view s(data.c_str(), data.size());
+  Digest d;
+  for (size_t at = 0; at < s.size(); at += kBlock) d.Block(s.substr(at, kBlock));
+  return d.Hex();
+}
+
+// Reads with read(2) into one reused buffer: not mapped, as a file
+// truncated meanwhile would kill the process with SIGBUS.
+std::string DigestFile(const std::string& path) {
+  int fd;
+  {
+    nb::gil_scoped_release release;
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  }
+  if (fd < 0) {
+    PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
+    throw nb::python_error();
+  }
+  Digest d;
+  int error = 0;
+  {
+    nb::gil_scoped_release release;
+    std::unique_ptr<char[]> buf(new char[kBlock]);
+    for (bool eof = false; !eof && !error;) {
+      size_t filled = 0;  // whole blocks, as DigestBytes cuts them
+      while (filled < kBlock) {
+        const ssize_t n = ::read(fd, buf.get() + filled, kBlock - filled);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) error = errno;
+        if (n <= 0) {
+          eof = true;
+          break;
+        }
+        filled += static_cast<size_t>(n);
+      }
+      if (filled) d.Block(std::string_view(buf.get(), filled));
+    }
+    ::close(fd);
+  }
+  if (error) {
+    errno = error;
+    PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
+    throw nb::python_error();
+  }
+  return d.Hex();
+}
+
+}  // namespace
+
+void bind_digest(nb::module_& m) {
+  m.def("digest", &DigestBytes, nb::arg("data"),
+        "The cache's 64-bit content digest of bytes, as 16 hex digits (digest_file's for a file of them).");
+  m.def("digest_file", &DigestFile, nb::arg("path"),
+        "digest() of a file's bytes, read through a 64 KB buffer; OSError naming the file when it cannot be read.");
+}
