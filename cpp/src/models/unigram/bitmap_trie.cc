@@ -23,6 +23,9 @@ std::vector<TrieEntry> SortedUnique(std::vector<TrieEntry> entries) {
 
 }  // namespace
 
+// Counts the children's bits at every node: POPCNT where the CPU has it (as
+// the lattice in unigram.cc), not a library call.
+__attribute__((target_clones("popcnt", "default")))
 std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool presorted) {
   const std::vector<TrieEntry> sorted = presorted ? std::move(entries) : SortedUnique(std::move(entries));
   // Node i covers sorted[lo, hi): the tokens that start with its string,
