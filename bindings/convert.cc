@@ -1,5 +1,6 @@
 // The converter's native fast paths (src/mtok/convert/ calls them).
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -69,10 +70,16 @@ nb::object SpModelFacts(nb::bytes data) {
   });
 }
 
-// The whole .mtok file of a SentencePiece .model.
+// The whole .mtok file of a SentencePiece .model, as a read-only
+// memoryview of the native buffer: a copy into a bytes object would fault
+// in the whole file's pages once more (a t5 entry is 4 MB).
 nb::object SpModelFile(nb::bytes data) {
-  return ReadNative<std::string>(data, &mtok::convert::SpModelFile,
-                                 [](const std::string& file) -> nb::object { return Bytes(file); });
+  return ReadNative<std::string>(data, &mtok::convert::SpModelFile, [](std::string& file) -> nb::object {
+    auto* owned = new std::string(std::move(file));
+    nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::string*>(p); });
+    const size_t shape[1] = {owned->size()};
+    return nb::cast(nb::ndarray<nb::memview, const uint8_t, nb::ndim<1>>(owned->data(), 1, shape, owner));
+  });
 }
 
 // The BPE model section of .tiktoken bytes.
@@ -97,7 +104,7 @@ void bind_convert(nb::module_& m) {
         "or None when the file is left to the protobuf importer.");
   m.def("sp_model_file", &SpModelFile, nb::arg("data"),
         "SentencePiece .model bytes -> the .mtok file (acceleration sections included) of its default spec, "
-        "or None when the file is left to the protobuf importer.");
+        "as a read-only memoryview, or None when the file is left to the protobuf importer.");
   m.def(
       "trim_heap",
       [] {

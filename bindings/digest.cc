@@ -48,10 +48,14 @@ class Digest {
   uint64_t size_ = 0;
 };
 
-std::string DigestBytes(nb::bytes data) {
-  std::string_view s(data.c_str(), data.size());
+// Any contiguous buffer: bytes, or the memoryview a native converter gives.
+std::string DigestBuffer(nb::handle data) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
+  std::string_view s(static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
   Digest d;
   for (size_t at = 0; at < s.size(); at += kBlock) d.Block(s.substr(at, kBlock));
+  PyBuffer_Release(&view);
   return d.Hex();
 }
 
@@ -99,7 +103,7 @@ std::string DigestFile(const std::string& path) {
 }  // namespace
 
 void bind_digest(nb::module_& m) {
-  m.def("digest", &DigestBytes, nb::arg("data"),
+  m.def("digest", &DigestBuffer, nb::arg("data"), nb::sig("def digest(data: bytes | memoryview) -> str"),
         "The cache's 64-bit content digest of bytes, as 16 hex digits (digest_file's for a file of them).");
   m.def("digest_file", &DigestFile, nb::arg("path"),
         "digest() of a file's bytes, read through a 64 KB buffer; OSError naming the file when it cannot be read.");

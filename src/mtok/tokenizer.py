@@ -88,14 +88,14 @@ class Tokenizer(HFSurface):
         add_special_tokens=False leaves them out).
         """
         from .cache import load_source
-        from .convert import resolve_source, to_mtok_bytes
+        from .convert import resolve_source, to_mtok_buffer
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
         if detect_format(path) == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        tok = load_source(path, options, lambda: to_mtok_bytes(path, **options), tokenizer=cls,
+        tok = load_source(path, options, lambda: to_mtok_buffer(path, **options), tokenizer=cls,
                           enabled=cache)
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it

@@ -65,6 +65,16 @@ def _load_spec(path, kind, pattern, add_bos, add_eos, native, legacy_options) ->
 
 def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
                   **legacy_options) -> bytes:
+    """The .mtok file converted from a source file (the options are
+    :meth:`mtok.Tokenizer.from_file`'s and the MNN .txt readers')."""
+    return bytes(to_mtok_buffer(path, pattern=pattern, add_bos=add_bos, add_eos=add_eos, **legacy_options))
+
+
+def to_mtok_buffer(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
+                   **legacy_options):
+    """:func:`to_mtok_bytes`'s file as bytes or, from the native
+    SentencePiece writer, a read-only memoryview of its buffer: the cache
+    writes and digests it without a copy."""
     with malformed_as_format_error(path):
         path = resolve_source(path)
         kind = detect_format(path)
