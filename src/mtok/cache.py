@@ -127,14 +127,24 @@ def _create_temp(folder: str):
             continue
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    """Writes under a unique temporary name in the same folder, then renames."""
+def _write_atomic(path: str, data) -> None:
+    """Writes `data` (bytes-like) under a unique temporary name in the same
+    folder, made when missing, then renames. Plain os calls: a first load
+    writes three files, and file objects and makedirs' checks were a tenth
+    of a small .model's whole load."""
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = _create_temp(folder)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        fd, tmp = _create_temp(folder)
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = _create_temp(folder)
+    try:
+        try:
+            view = memoryview(data).cast("B")
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         try:
