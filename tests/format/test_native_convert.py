@@ -4,6 +4,7 @@ every file it does not take to the Python importer."""
 
 import copy
 import json
+import struct
 
 import pytest
 
@@ -185,7 +186,6 @@ def _field(number, payload: bytes) -> bytes:
 
 
 def _piece(text, kind=1):
-    import struct
 
     return _field(1, _field(1, text.encode()) + b"\x15" + struct.pack("<f", -1.5) + b"\x18" + _varint(kind))
 
@@ -236,7 +236,6 @@ def test_sentencepiece_piece_layouts(tmp_path, monkeypatch):
     # The native reader takes SentencePiece's own layout without its field
     # loop (sp_model.cc, ReadUsualPiece) and every other one with it: each
     # must give what the protobuf importer gives.
-    import struct
 
     score = struct.pack("<f", -2.25)
     long_text = "\u2581" + "x" * 200  # a two-byte length
@@ -317,6 +316,10 @@ def test_sentencepiece_small_files_match(tmp_path, name, data):
     ("unk surface too long", _model(_piece("<unk>", 2), trainer=b"\x18\x01" + _field(44, b"x" * 70000))),
     ("byte fallback without the byte pieces", _model(_piece("<unk>", 2), _piece("<0x41>", 6),
                                                      trainer=_trainer((3, 2), (35, 1)))),
+    ("a score that is not a number", _model(_piece("<unk>", 2),
+                                            _raw_piece((1, 2, b"a"), (2, 5, struct.pack("<f", float("nan")))))),
+    ("an infinite bpe score", _model(_piece("<unk>", 2), _raw_piece((1, 2, b"a"), (2, 5, struct.pack("<f", float("inf")))),
+                                     trainer=_trainer((3, 2)))),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_sentencepiece_files_declined(tmp_path, name, data):
     # Files the native writer does not take reach the protobuf importer,

@@ -4,19 +4,20 @@
 // the acceleration sections of src/mtok/convert/export.py. A first load
 // from a .model is mostly the Python floor of that path (the writer's
 // modules, its copies of the charsmap and model section, and a second
-// copy of the bytes to compute the tables); here it is one buffer.
+// copy of the bytes to compute the tables); here it is one buffer, and the
+// tables come from the pieces as read, not from loading the file written.
 // tests/format/test_native_convert.py checks the bytes against the
 // Python writer on every corpus model and on synthetic ones.
-#include <memory>
+#include <cmath>
 #include <utility>
 #include <vector>
 
 #include "convert/sink.h"
 #include "convert/sp_pieces.h"
 #include "io/codes.h"
-#include "mtok/buffer.h"
+#include "models/piece_vocab.h"
+#include "models/unigram/unigram.h"
 #include "mtok/convert.h"
-#include "mtok/tokenizer.h"
 
 namespace mtok::convert {
 
@@ -30,9 +31,13 @@ bool Strs(Sink& w, const std::vector<std::string>& v) {
   return true;
 }
 
+// A trailer section's payload: `head` then `tail` (the UTRI nodes, written
+// from where they were built instead of from a copy).
 struct Section {
   uint32_t tag, flags;
-  std::string payload;
+  std::string head;
+  std::string_view tail = {};
+  size_t size() const { return head.size() + tail.size(); }
 };
 
 // writer._trailer: magic, table, 8-aligned payloads (UTRI 64-aligned),
@@ -50,12 +55,13 @@ void AppendTrailer(const std::vector<Section>& sections, Sink& w) {
     w.u32(s.tag);
     w.u32(s.flags);
     w.u64(at);
-    w.u64(s.payload.size());
-    at += s.payload.size();
+    w.u64(s.size());
+    at += s.size();
   }
   for (size_t i = 0; i < sections.size(); ++i) {
     w.out.append(pads[i], '\0');
-    w.out.append(sections[i].payload);
+    w.out.append(sections[i].head);
+    w.out.append(sections[i].tail);
   }
   w.out.append((8 - at % 8) % 8, '\0');
   w.u64(begin);
@@ -63,8 +69,9 @@ void AppendTrailer(const std::vector<Section>& sections, Sink& w) {
 }
 
 // The body: header, normalizer, pre-tokenizer, model, decoder and tail
-// (writer.write_mtok for sentencepiece._spec's dict).
-bool AppendBody(const SpModel& m, const SpPieces& pieces, Sink& w) {
+// (writer.write_mtok for sentencepiece._spec's dict); *model: where the
+// model section starts.
+bool AppendBody(const SpModel& m, const SpPieces& pieces, Sink& w, size_t* model) {
   const bool has_eos = m.eos_id >= 0 && static_cast<uint32_t>(m.eos_id) < m.pieces;
   const bool has_bos = m.bos_id >= 0 && static_cast<uint32_t>(m.bos_id) < m.pieces;
   // Header: no special (added) tokens, the eos id as stop id, no prefix.
@@ -76,6 +83,7 @@ bool AppendBody(const SpModel& m, const SpPieces& pieces, Sink& w) {
   w.long_str(m.precompiled_charsmap);
   if (!Strs(w, m.user_defined)) return false;
   w.u8(codes::pre::kNone);
+  *model = w.out.size();
   AppendSpSection(pieces, m, &w.out);
   w.u8(codes::dec::kSentencePiece);
   w.u8(static_cast<uint8_t>(m.add_dummy_prefix | m.remove_extra_whitespaces << 1 | m.byte_fallback << 2));
@@ -89,50 +97,66 @@ bool AppendBody(const SpModel& m, const SpPieces& pieces, Sink& w) {
   return true;
 }
 
-// The file's bytes as a Buffer, borrowed: the tokenizer loaded from it
-// lives only while the tables are computed.
-class Borrowed : public Buffer {
- public:
-  explicit Borrowed(std::string_view s) : s_(s) {}
-  const uint8_t* data() const override { return reinterpret_cast<const uint8_t*>(s_.data()); }
-  size_t size() const override { return s_.size(); }
-
- private:
-  std::string_view s_;
-};
+// What the model readers check of a section that the reader of the proto
+// did not: a file they would refuse is left to the Python importer, which
+// names the reason.
+bool Loadable(const SpModel& m, const SpPieces& pieces, const Vocab& vocab) {
+  for (const PackedPiece& p : pieces.pieces)
+    if (!std::isfinite(p.score)) return false;
+  uint32_t byte_ids[256];
+  return !m.byte_fallback || FindBytePieces(vocab, byte_ids);
+}
 
 }  // namespace
 
 bool SpModelFile(std::string_view proto, std::string* out) {
+  SpModel m;
+  SpPieces pieces;
+  if (!ReadSpModel(proto, true, &m, &pieces)) return false;
+  const bool unigram = pieces.model_type == 1;
+  const size_t n = pieces.pieces.size();
+  size_t text_bytes = 0;
+  for (const PackedPiece& p : pieces.pieces) text_bytes += p.size;
+  // Room for the body (the proto, and 15 bytes a record), VOFF (4 bytes a
+  // piece), VHSH (at most 16) and UTRI (at most a 64-byte node per byte of
+  // piece text): one allocation, where a regrowth would copy and fault in
+  // the whole file again. Pages never written are never touched.
   Sink w;
-  {
-    // Freed before the load, which then reuses their pages.
-    SpModel m;
-    SpPieces pieces;
-    // The pieces' UTF-8 is checked once, by the load below.
-    if (!ReadSpModel(proto, false, &m, &pieces)) return false;
-    // Room for the body (a record is 15 bytes and the text) and a trailer
-    // with the vocab's tables (VOFF 4 bytes a piece, VHSH at most 16): one
-    // allocation, where a regrowth would copy and fault in the whole file
-    // again. Pages never written are never touched.
-    w.out.reserve(proto.size() + 40 * pieces.pieces.size() + 65536);
-    if (!AppendBody(m, pieces, w)) return false;
+  w.out.reserve(proto.size() + 40 * n + (unigram ? 64 * (text_bytes + 2) : 0) + 65536);
+  size_t model;
+  if (!AppendBody(m, pieces, w, &model)) return false;
+
+  // The vocab as the model readers build it from these records (in file
+  // order, views into the file), for its offset and index tables.
+  const char* base = w.out.data();
+  Vocab vocab;
+  vocab.Reserve(n);
+  std::vector<ScoredPiece> scored;  // the Unigram trie's input
+  if (unigram) scored.reserve(n);
+  size_t at = model + 10;  // [u8 code][u32 n][u32 unk][u8 flags], then the records
+  for (const uint32_t id : pieces.order) {
+    const PackedPiece& p = pieces.pieces[id];
+    const std::string_view token(base + at + 2, p.size);
+    vocab.Add(token, id);
+    if (unigram) scored.push_back({token, id, static_cast<double>(p.score), static_cast<PieceType>(p.type)});
+    at += 15 + p.size;  // [u16 len][token][u32 id][f64 score][u8 type]
   }
-  const size_t body = w.out.size();
+  vocab.EndAdding();
+  if (!Loadable(m, pieces, vocab)) return false;
+
+  std::vector<std::pair<uint32_t, std::string>> tables;
+  AppendVocabSections(vocab, reinterpret_cast<const uint8_t*>(base), 13, &tables);
   std::vector<Section> sections;
   sections.push_back({codes::tag::kAddedFlags, 1, std::string(4, '\0')});  // no added tokens
   sections.push_back({codes::tag::kPost, 1, std::string(1, static_cast<char>(codes::post::kNone))});
-  // The tables hold file offsets of the model's records, which the body
-  // fixes: computed from the file without them, then the trailer rewritten.
-  AppendTrailer(sections, w);
-  std::vector<std::pair<uint32_t, std::string>> accel;
-  {
-    std::unique_ptr<Tokenizer> t;
-    if (!Tokenizer::Load(std::make_shared<Borrowed>(w.out), &t).ok()) return false;
-    t->AccelSections(&accel);
+  for (auto& [tag, payload] : tables) sections.push_back({tag, 0, std::move(payload)});
+  UnigramTrie trie;
+  if (unigram) {
+    trie = BuildUnigramTrie(scored, true);
+    sections.push_back({codes::tag::kUnigramTrie, 0, UnigramTrieHeader(trie.built.size(), trie.unk_score),
+                        std::string_view(reinterpret_cast<const char*>(trie.built.data()),
+                                         trie.built.size() * sizeof(TrieNode))});
   }
-  for (auto& [tag, payload] : accel) sections.push_back({tag, 0, std::move(payload)});
-  w.out.resize(body);
   AppendTrailer(sections, w);
   *out = std::move(w.out);
   return true;

@@ -1,11 +1,11 @@
 #include "models/piece_vocab.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
-#include <cmath>
-#include <cstdio>
-
+#include "io/codes.h"
+#include "io/slot_table.h"
 #include "models/model_readers.h"
 
 namespace mtok {
@@ -82,6 +82,15 @@ bool FindBytePieces(const Vocab& vocab, uint32_t ids[256]) {
     }
   }
   return all;
+}
+
+void AppendVocabSections(const Vocab& vocab, const uint8_t* base, size_t tail,
+                         std::vector<std::pair<uint32_t, std::string>>* out) {
+  const std::vector<uint32_t>& slots = vocab.built_slots();
+  std::string offsets = vocab.RecordOffsetsPayload(base, tail);
+  if (slots.empty() || offsets.empty()) return;
+  out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
+  out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(slots.data(), slots.size(), 1));
 }
 
 }  // namespace mtok

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -53,5 +55,13 @@ Status PieceInfoFromRecords(const Vocab& vocab, std::vector<PieceInfo>* out);
 
 // The byte pieces <0x00>..<0xFF>: ids, or false when one is missing.
 bool FindBytePieces(const Vocab& vocab, uint32_t ids[256]);
+
+// The VOFF and VHSH sections of a vocab built from the records of the file
+// at `base` (`tail`: bytes after each record's token), appended to `out`;
+// nothing when the vocab was mapped or its index is incomplete. The piece
+// models' AccelSections and the native .model writer (convert/sp_file.cc)
+// both write them through here.
+void AppendVocabSections(const Vocab& vocab, const uint8_t* base, size_t tail,
+                         std::vector<std::pair<uint32_t, std::string>>* out);
 
 }  // namespace mtok

@@ -10,7 +10,6 @@
 #include <unordered_map>
 
 #include "common/utf8.h"
-#include "io/slot_table.h"
 #include "io/codes.h"
 #include "models/model_readers.h"
 
@@ -104,11 +103,7 @@ class SentencePieceBpeModel : public Model {
 
   void AccelSections(const uint8_t* base,
                      std::vector<std::pair<uint32_t, std::string>>* out) const override {
-    const std::vector<uint32_t>& v = vocab_.built_slots();
-    std::string offsets = vocab_.RecordOffsetsPayload(base, 13);  // [u32 id][f64 score][u8 type]
-    if (v.empty() || offsets.empty()) return;
-    out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
-    out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
+    AppendVocabSections(vocab_, base, 13, out);  // [u32 id][f64 score][u8 type]
   }
 
  private:

@@ -34,8 +34,17 @@ std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool preso
   struct Span {
     uint32_t depth, lo, hi;
   };
-  std::vector<TrieNode> nodes(1);
-  std::vector<Span> spans{{0, 0, static_cast<uint32_t>(sorted.size())}};
+  // Each node but the root ends an edge of at least one byte of some token:
+  // reserved for that bound, the nodes are never copied as they grow
+  // (memory reserved and never written is never faulted in).
+  size_t bound = 1;
+  for (const TrieEntry& e : sorted) bound += e.token.size();
+  std::vector<TrieNode> nodes;
+  nodes.reserve(bound);
+  nodes.emplace_back();
+  std::vector<Span> spans;
+  spans.reserve(bound);
+  spans.push_back({0, 0, static_cast<uint32_t>(sorted.size())});
   nodes[0].id = kNoPiece;
   for (size_t at = 0; at < nodes.size(); ++at) {
     const Span span = spans[at];

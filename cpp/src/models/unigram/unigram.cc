@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "common/huge_pages.h"
-#include "io/slot_table.h"
 #include "io/codes.h"
 #include "models/unigram/lattice.h"
 
@@ -114,12 +113,11 @@ class UnigramModel : public Model {
 
   void AccelSections(const uint8_t* base,
                      std::vector<std::pair<uint32_t, std::string>>* out) const override {
-    const std::vector<uint32_t>& v = vocab_.built_slots();
-    std::string offsets = vocab_.RecordOffsetsPayload(base, record_tail_);
-    if (v.empty() || offsets.empty() || mapped_) return;
-    out->emplace_back(codes::tag::kVocabOffsets, std::move(offsets));
-    out->emplace_back(codes::tag::kVocabIndex, SlotTablePayload(v.data(), v.size(), 1));
-    out->emplace_back(codes::tag::kUnigramTrie, UnigramTriePayload(built_, params_.unk_score));
+    if (mapped_) return;
+    const size_t before = out->size();
+    AppendVocabSections(vocab_, base, record_tail_, out);
+    if (out->size() != before)
+      out->emplace_back(codes::tag::kUnigramTrie, UnigramTriePayload(built_, params_.unk_score));
   }
 
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override {
@@ -234,13 +232,18 @@ UnigramTrie BuildUnigramTrie(const std::vector<ScoredPiece>& pieces, bool senten
   return t;
 }
 
-std::string UnigramTriePayload(const std::vector<TrieNode>& nodes, double unk_score) {
-  // [u32 node_count][u32 0][f64 unk_score][48 zero bytes][nodes], so that
-  // the nodes start 64 bytes into a 64-byte-aligned payload.
+std::string UnigramTrieHeader(size_t node_count, double unk_score) {
+  // [u32 node_count][u32 0][f64 unk_score][48 zero bytes], so that the
+  // nodes start 64 bytes into a 64-byte-aligned payload.
   std::string out(64, '\0');
-  const uint32_t count = static_cast<uint32_t>(nodes.size());
+  const uint32_t count = static_cast<uint32_t>(node_count);
   std::memcpy(&out[0], &count, 4);
   std::memcpy(&out[8], &unk_score, 8);
+  return out;
+}
+
+std::string UnigramTriePayload(const std::vector<TrieNode>& nodes, double unk_score) {
+  std::string out = UnigramTrieHeader(nodes.size(), unk_score);
   out.append(reinterpret_cast<const char*>(nodes.data()), nodes.size() * sizeof(TrieNode));
   return out;
 }

@@ -24,8 +24,10 @@ struct UnigramTrie {
 
 UnigramTrie BuildUnigramTrie(const std::vector<ScoredPiece>& pieces, bool sentencepiece);
 
-// UTRI payload (docs/format.md) and its reader, which checks sizes; node
-// contents are checked as they are walked.
+// UTRI payload (docs/format.md): its 64-byte header, then the nodes; and
+// its reader, which checks sizes (node contents are checked as they are
+// walked).
+std::string UnigramTrieHeader(size_t node_count, double unk_score);
 std::string UnigramTriePayload(const std::vector<TrieNode>& nodes, double unk_score);
 Status ParseUnigramTrie(std::string_view payload, UnigramTrie* out);
 
