@@ -14,7 +14,7 @@ namespace nb = nanobind;
 
 namespace {
 
-nb::bytes Bytes(const std::string& s) { return nb::bytes(s.data(), s.size()); }
+nb::bytes Bytes(std::string_view s) { return nb::bytes(s.data(), s.size()); }
 
 // What read(text, &result) gives for `data`, read without the GIL, through
 // to_python; None when it does not take the file (false): the Python

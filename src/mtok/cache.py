@@ -80,15 +80,8 @@ def converter_fingerprint() -> str:
     from . import __version__
 
     files = [_native.__file__, os.path.join(_PACKAGE_DIR, "chat", "files.py")]
-    for folder in ("convert", "format"):  # subpackages too (convert/legacy)
-        for d, subdirs, names in os.walk(os.path.join(_PACKAGE_DIR, folder)):
-            subdirs.sort()
-            files += sorted(os.path.join(d, n) for n in names if n.endswith(".py"))
-    parts = [__version__]
-    for path in files:
-        st = os.stat(path)
-        parts.append(f"{os.path.basename(path)}:{st.st_size}:{st.st_mtime_ns}")
-    return _native.digest("\n".join(parts).encode())
+    folders = [os.path.join(_PACKAGE_DIR, f) for f in ("convert", "format")]  # subpackages too
+    return _native.files_fingerprint(__version__, files, folders, ".py")
 
 
 def _stat(path):

@@ -305,3 +305,35 @@ def test_digest_of_an_unreadable_file_names_it(tmp_path):
         _native.digest_file(str(missing))
     with pytest.raises(IsADirectoryError, match=str(tmp_path)):
         _native.digest_file(str(tmp_path))
+
+
+def test_files_fingerprint_follows_the_code_files(tmp_path):
+    code = tmp_path / "pkg"
+    (code / "sub" / "__pycache__").mkdir(parents=True)
+    (code / "a.py").write_text("a = 1\n")
+    (code / "sub" / "b.py").write_text("b = 1\n")
+    (code / "notes.txt").write_text("not code")
+    single = tmp_path / "one.so"
+    single.write_bytes(b"\0" * 10)
+
+    def fp():
+        return _native.files_fingerprint("v1", [str(single), str(tmp_path / "absent.so")], [str(code)], ".py")
+
+    first = fp()
+    assert fp() == first and len(first) == 16
+    assert _native.files_fingerprint("v2", [str(single)], [str(code)], ".py") != \
+        _native.files_fingerprint("v1", [str(single)], [str(code)], ".py")
+    (code / "notes.txt").write_text("still not code")
+    (code / "sub" / "__pycache__" / "c.py").write_text("compiled elsewhere")
+    assert fp() == first  # other suffixes and __pycache__ do not count
+    changes = [
+        lambda: (code / "sub" / "b.py").write_text("b = 22\n"),  # size
+        lambda: os.utime(code / "a.py", ns=(0, 123)),  # mtime
+        lambda: (code / "sub" / "new.py").write_text(""),  # a new file in a subfolder
+        lambda: single.unlink(),  # a file gone
+    ]
+    seen = {first}
+    for change in changes:
+        change()
+        seen.add(fp())
+    assert len(seen) == len(changes) + 1

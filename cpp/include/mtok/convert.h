@@ -41,7 +41,7 @@ struct SpModel {
   bool byte_fallback = false, treat_whitespace_as_suffix = false;
   std::string unk_surface = " \xE2\x81\x87 ";
   // NormalizerSpec
-  std::string precompiled_charsmap;
+  std::string_view precompiled_charsmap;  // into the proto, which must outlive this
   bool add_dummy_prefix = true, remove_extra_whitespaces = true, escape_whitespaces = true;
   std::vector<std::string> user_defined, control;  // pieces of those types, in id order
   std::string unk_piece, bos_piece, eos_piece;     // empty when the id is out of range

@@ -194,7 +194,7 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
       if (t != 2 || !Utf8(b)) return false;
     } else if (n == 2) {
       if (t != 2) return false;
-      if (out) out->precompiled_charsmap.assign(b);
+      if (out) out->precompiled_charsmap = b;
       *has_charsmap = !b.empty();
     } else if (n >= 3 && n <= 5) {
       if (t != 0) return false;
