@@ -5,9 +5,9 @@ Layout under the cache folder (``$MTOK_CACHE_DIR``, default
 ``$XDG_CACHE_HOME/mtok`` or ``~/.cache/mtok``; ``MTOK_CACHE_DIR=off``
 switches the cache off)::
 
-    entries/<key>.mtok   the converted file
-    entries/<key>.json   its size, digest, stat at write time, source
-    sources/<id>.json    a source file's stat -> its key (the fast path)
+    entries/<key>.<digest>.mtok  the converted file, named with the digest of its bytes
+    sources/<id>.json            a source's files and their stat -> its key, and
+                                 the entry file it gave and that file's stat
 
 The key is the digest of the converter's version, the conversion options
 and the digest of every file conversion reads (the source, and
@@ -22,11 +22,12 @@ the key was computed, and the record was written more than two seconds
 after the files last changed (so that an edit within one timestamp tick of
 the hashing is not missed).
 
-An entry is used only if its stat matches the one recorded when it was
-written, or else its size and digest match (a copied, touched, truncated or
-overwritten entry; a check for damage, not for an attacker who can write
-the folder); the .mtok loader then validates its structure. Anything
-else is rebuilt. Files are written under a temporary name and renamed, so
+An entry is used only if its stat is the one its record holds (written
+with it), or else its bytes have the digest in its name (a copied,
+touched, truncated or overwritten entry, or one whose record is lost; a
+check for damage, not for an attacker who can write the folder);
+the .mtok loader then validates its structure. Anything else is rebuilt.
+A first load writes two files, the entry and its record. Files are written under a temporary name and renamed, so
 concurrent writers never leave a torn file. A cache folder that cannot be
 written (read-only, full, missing) costs the conversion, with one warning.
 The entries are bounded: past ``$MTOK_CACHE_MAX_MB`` (default 2048) the
@@ -166,29 +167,51 @@ def source_files(source: str) -> list:
     return files
 
 
-def source_key(folder: str, source: str, options: dict) -> str:
-    """The cache key of converting `source` with `options` (see the module
+class Lookup:
+    """Where a load finds its entry: the key, and the record (``sources/``)
+    that remembers which entry file the key last gave and its stat."""
+
+    def __init__(self, record_path: str, files: list, stats, key: str, record):
+        self.record_path = record_path
+        self.files = files
+        self.stats = stats  # None: a file changed while it was hashed (no record is written)
+        self.key = key
+        self.record = record  # the trusted record, or None
+
+
+def _record_path(folder: str, tag: str) -> str:
+    return os.path.join(folder, "sources", _native.digest(tag.encode()) + ".json")
+
+
+def source_lookup(folder: str, source: str, options: dict) -> Lookup:
+    """The lookup of converting `source` with `options` (see the module
     docstring for the stat fast path)."""
     source = os.path.abspath(source)
     files = source_files(source)
     stats = [_stat(p) for p in files]
     tag = json.dumps([converter_fingerprint(), source, sorted(options.items())])
-    record_path = os.path.join(folder, "sources", _native.digest(tag.encode()) + ".json")
+    record_path = _record_path(folder, tag)
     record = _read_json(record_path)
     if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
             and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
-        return record["key"]
+        return Lookup(record_path, files, stats, record["key"], record)
     material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{_digest(p)}" if st else f"{os.path.basename(p)}:-"
                         for p, st in zip(files, stats)]
     key = _native.digest("\n".join(material).encode())
-    # The stat of the files as hashed: one that changed meanwhile gives a stale record, never a wrong key.
-    if [_stat(p) for p in files] == stats:
-        record = {"files": [[p, s] for p, s in zip(files, stats)], "key": key, "recorded": time.time_ns()}
-        try:
-            _write_atomic(record_path, json.dumps(record).encode())
-        except OSError:
-            pass  # store() reports an unwritable cache
-    return key
+    # The stat of the files as hashed: one that changed meanwhile gives no record, never a wrong key.
+    return Lookup(record_path, files, stats if [_stat(p) for p in files] == stats else None, key, None)
+
+
+def source_key(folder: str, source: str, options: dict) -> str:
+    """The cache key of converting `source` with `options`."""
+    return source_lookup(folder, source, options).key
+
+
+def key_lookup(folder: str, key: str) -> Lookup:
+    """The lookup of an entry known by its key alone (a built-in encoding)."""
+    record_path = _record_path(folder, "key:" + key)
+    record = _read_json(record_path)
+    return Lookup(record_path, [], [], key, record if record and record.get("key") == key else None)
 
 
 def _settled(recorded, stats) -> bool:
@@ -198,74 +221,102 @@ def _settled(recorded, stats) -> bool:
     return recorded - latest > SETTLE_NS
 
 
-def entry_paths(folder: str, key: str) -> tuple:
-    base = os.path.join(folder, "entries", key)
-    return base + ".mtok", base + ".json"
+def entry_path(folder: str, key: str, digest: str) -> str:
+    """An entry's file: its key, then the digest of its bytes."""
+    return os.path.join(folder, "entries", f"{key}.{digest}.mtok")
 
 
-def lookup(folder: str, key: str):
-    """The path of a valid entry for `key`, or None."""
-    path, meta_path = entry_paths(folder, key)
+def _recorded_entry(folder: str, lk: Lookup):
+    """The entry the record names when its stat is the one recorded (the
+    file as written, or as last checked), else None."""
+    name = lk.record.get("entry") if lk.record else None
+    if not isinstance(name, str) or not name.startswith(lk.key + ".") or os.sep in name:
+        return None
+    path = os.path.join(folder, "entries", name)
     try:
         st = _stat(path)
     except OSError:  # the folder is not one (a file in its place, no permission)
         return None
-    if st is None:
-        return None
-    meta = _read_json(meta_path)
-    if not meta or meta.get("size") != st[0]:
-        return None
-    if meta.get("stat") != st:
-        # Not the file as written (copied, touched, replaced, damaged): its bytes decide.
-        try:
-            if _native.digest_file(path) != meta.get("digest"):
-                return None
-        except OSError:
-            return None
-        meta["stat"] = st
-        try:
-            _write_atomic(meta_path, json.dumps(meta).encode())
-        except OSError:
-            pass
-    return path
+    return path if st is not None and st == lk.record.get("entry_stat") else None
 
 
-def store(folder: str, key: str, data: bytes, source: str):
+def lookup(folder: str, key: str):
+    """The path of an entry for `key` whose bytes have the digest its name
+    gives, or None."""
+    d = os.path.join(folder, "entries")
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return None
+    prefix = key + "."
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".mtok"):
+            path = os.path.join(d, name)
+            try:
+                if _native.digest_file(path) == name[len(prefix):-len(".mtok")]:
+                    return path
+            except OSError:
+                continue
+    return None
+
+
+def store(folder: str, key: str, data) -> str:
     """Writes an entry; its path, or None (with one warning) when the
     folder cannot be written."""
-    path, meta_path = entry_paths(folder, key)
+    path = entry_path(folder, key, _native.digest(data))
     try:
         _write_atomic(path, data)
-        meta = {"size": len(data), "digest": _native.digest(data),
-                "stat": _stat(path), "source": source, "created": time.time_ns()}
-        _write_atomic(meta_path, json.dumps(meta).encode())
     except OSError as e:
         _warn(folder, "write a converted tokenizer", e)
         return None
-    prune(folder, max_bytes(), keep=key)
+    prune(folder, max_bytes(), keep=path)
     return path
 
 
-def load(folder: str, key: str, build, *, source: str, tokenizer):
-    """The tokenizer for `key`: its cached entry mapped in place, or
+def _remember(lk: Lookup, path: str, source: str) -> None:
+    """Writes the record naming the entry at `path` with its stat now
+    (best effort: without it a later load hashes and looks up again)."""
+    if lk.stats is None:
+        return
+    try:
+        st = _stat(path)
+        if lk.record and lk.record.get("entry") == os.path.basename(path) and lk.record.get("entry_stat") == st:
+            return
+        record = {"files": [[p, s] for p, s in zip(lk.files, lk.stats)], "key": lk.key,
+                  "entry": os.path.basename(path), "entry_stat": st, "source": source,
+                  "recorded": time.time_ns()}
+        _write_atomic(lk.record_path, json.dumps(record).encode())
+    except OSError:
+        pass
+
+
+def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
+    """The tokenizer for `lk`: its cached entry mapped in place, or
     ``build()``'s .mtok bytes, stored for next time. No failure of the cache
     changes what is loaded: an entry that does not load is rebuilt.
     `tokenizer` is the class to load with (mtok.Tokenizer, passed in: the
     cache sits below the class that uses it, so it does not import it)."""
     Tokenizer = tokenizer
-    path = lookup(folder, key)
+    path = _recorded_entry(folder, lk) or lookup(folder, lk.key)
     if path is not None:
         try:
-            return Tokenizer._from_mtok_file(path)
+            tok = Tokenizer._from_mtok_file(path)
+            _remember(lk, path, source)
+            return tok
         except FormatError:
             pass  # damaged in a way the digest did not see: rebuilt below
     data = build()
-    path = store(folder, key, data, source)
+    path = store(folder, lk.key, data)
     if path is not None:
         try:
-            return Tokenizer._from_mtok_file(path)
+            tok = Tokenizer._from_mtok_file(path)
+            _remember(lk, path, source)
+            return tok
         except FormatError:
-            pass
+            try:  # the conversion's own bytes do not load: from_bytes reports why
+                os.unlink(path)
+            except OSError:
+                pass
     return Tokenizer.from_bytes(data)
 
 
@@ -278,11 +329,11 @@ def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool =
         _native.trim_heap()  # glibc keeps what the conversion freed
         return tok
     try:
-        key = source_key(folder, source, options)
+        lk = source_lookup(folder, source, options)
     except OSError as e:
         raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
     built = []
-    tok = load(folder, key, lambda: built.append(1) or build(), source=os.path.abspath(source),
+    tok = load(folder, lk, lambda: built.append(1) or build(), source=os.path.abspath(source),
                tokenizer=tokenizer)
     if built:
         _native.trim_heap()
@@ -290,22 +341,35 @@ def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool =
 
 
 def entries(folder: str) -> list:
-    """[(key, path, size, meta)] of the entries, oldest first."""
+    """[(name, path, size, mtime ns)] of the entries, oldest first."""
     d = os.path.join(folder, "entries")
+    out = []
     try:
-        names = os.listdir(d)
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.endswith(".mtok"):
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue
+                    out.append((e.name, e.path, st.st_size, st.st_mtime_ns))
     except OSError:
         return []
-    out = []
+    out.sort(key=lambda e: e[3])
+    return out
+
+
+def entry_sources(folder: str) -> dict:
+    """Entry file name -> the sources whose records name it (for `mtok cache info`)."""
+    out = {}
+    try:
+        names = os.listdir(os.path.join(folder, "sources"))
+    except OSError:
+        return out
     for name in names:
-        if not name.endswith(".mtok"):
-            continue
-        key = name[:-len(".mtok")]
-        path, meta_path = entry_paths(folder, key)
-        st = _stat(path)
-        if st is not None:
-            out.append((key, path, st[0], _read_json(meta_path) or {}))
-    out.sort(key=lambda e: e[3].get("created", 0))
+        record = _read_json(os.path.join(folder, "sources", name))
+        if record and isinstance(record.get("entry"), str):
+            out.setdefault(record["entry"], []).append(str(record.get("source", "?")))
     return out
 
 
@@ -326,27 +390,25 @@ def _entries_size(folder: str) -> int:
 
 
 def prune(folder: str, limit: int, keep: str = None) -> list:
-    """Removes the oldest entries until they total at most `limit` bytes;
-    the removed keys. Under the limit it only stats the entries: every
-    first load calls it, and reading each entry's record to order them
-    would grow with the cache."""
+    """Removes the oldest entries until they total at most `limit` bytes,
+    never the one at path `keep`; the removed file names. Under the limit
+    it only stats the entries (every first load calls it)."""
     if _entries_size(folder) <= limit:
         return []
     found = entries(folder)
     total = sum(e[2] for e in found)
     removed = []
-    for key, path, size, _ in found:
+    for name, path, size, _ in found:
         if total <= limit:
             break
-        if key == keep:
+        if path == keep:
             continue
-        for p in entry_paths(folder, key):
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
         total -= size
-        removed.append(key)
+        removed.append(name)
     return removed
 
 

@@ -47,7 +47,8 @@ def _load(name: str) -> Tokenizer:
     if folder is None:
         return Tokenizer.from_bytes(build())
     key = _native.digest(f"encoding:{name}:{digest}:{cache.converter_fingerprint()}".encode())
-    return cache.load(folder, key, build, source=f"built-in encoding {name}", tokenizer=Tokenizer)
+    return cache.load(folder, cache.key_lookup(folder, key), build, source=f"built-in encoding {name}",
+                      tokenizer=Tokenizer)
 
 
 def _builtin_encoding(name: str):

@@ -103,14 +103,21 @@ def test_stale_stat_record_is_rehashed(cache_dir, tmp_path, monkeypatch):
     assert got.to_bytes() == mtok.Tokenizer.from_file(src, cache=False).to_bytes()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "foreign", "empty", "garbage meta", "no meta"])
+def _record_of(cache_dir, src):
+    """(record path, record) of the source record naming `src`."""
+    return next((p, r) for p in (cache_dir / "sources").glob("*.json")
+                if (r := json.loads(p.read_text())).get("source") == str(src))
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "foreign", "empty", "garbage record", "no record",
+                                    "touched"])
 def test_damaged_entry_is_rebuilt(cache_dir, tmp_path, damage):
     src = _source(tmp_path / "tok")
     other = _source(tmp_path / "other", ignore_merges=False)
     want = mtok.Tokenizer.from_file(src).encode(TEXT)
     mtok.Tokenizer.from_file(other)
-    entry = next(p for p in (cache_dir / "entries").glob("*.json")
-                 if json.loads(p.read_text())["source"] == str(src)).with_suffix(".mtok")
+    record_path, record = _record_of(cache_dir, src)
+    entry = cache_dir / "entries" / record["entry"]
     data = entry.read_bytes()
     if damage == "truncate":
         entry.write_bytes(data[: len(data) // 2])
@@ -121,17 +128,22 @@ def test_damaged_entry_is_rebuilt(cache_dir, tmp_path, damage):
         entry.write_bytes(foreign)
     elif damage == "empty":
         entry.write_bytes(b"")
-    elif damage == "garbage meta":
-        entry.with_suffix(".json").write_text("{not json")
-    else:
-        entry.with_suffix(".json").unlink()
+    elif damage == "garbage record":
+        record_path.write_text("{not json")
+    elif damage == "no record":
+        record_path.unlink()
+    else:  # same size, same mtime, other bytes: only the digest in the name sees it
+        st = entry.stat()
+        entry.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+        os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))
     got = mtok.Tokenizer.from_file(src)
     assert got.encode(TEXT) == want
     assert got.to_bytes() == data
-    assert entry.read_bytes() == data  # rebuilt in place
+    assert entry.read_bytes() == data  # rebuilt in place, or found intact
+    assert _record_of(cache_dir, src)[1]["entry_stat"] == cache._stat(str(entry))
 
 
-def test_identical_copy_is_used(cache_dir, tmp_path):
+def test_identical_copy_is_used(cache_dir, tmp_path, monkeypatch):
     """An entry whose stat changed but whose bytes are the ones written (a
     copy, a touch) is used, and its record follows."""
     src = _source(tmp_path / "tok")
@@ -140,9 +152,27 @@ def test_identical_copy_is_used(cache_dir, tmp_path):
     data = entry.read_bytes()
     entry.unlink()
     entry.write_bytes(data)
+    monkeypatch.setattr(cache, "store", lambda *a: pytest.fail("an intact entry was rebuilt"))
     mtok.Tokenizer.from_file(src)
-    meta = json.loads(entry.with_suffix(".json").read_text())
-    assert meta["stat"] == cache._stat(str(entry))
+    assert _record_of(cache_dir, src)[1]["entry_stat"] == cache._stat(str(entry))
+
+
+def test_a_record_makes_the_later_load_hash_nothing(cache_dir, tmp_path, monkeypatch):
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    monkeypatch.setattr(cache, "_digest", lambda path: pytest.fail(f"hashed {path}"))
+    monkeypatch.setattr(cache, "lookup", lambda *a: pytest.fail("looked the key up"))
+    assert mtok.Tokenizer.from_file(src).encode(TEXT)
+
+
+def test_a_first_load_writes_the_entry_and_its_record(cache_dir, tmp_path):
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    written = sorted(p.relative_to(cache_dir).parts[0] for p in cache_dir.rglob("*") if p.is_file())
+    assert written == ["entries", "sources"]
+    name = _entries(cache_dir)[0]
+    key, digest, suffix = name.split(".")
+    assert suffix == "mtok" and digest == _native.digest((cache_dir / "entries" / name).read_bytes())
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
@@ -245,7 +275,7 @@ def test_cli_info_and_clear(cache_dir, tmp_path, capsys):
     mtok.Tokenizer.from_file(src)
     assert main(["cache", "info"]) == 0
     out = capsys.readouterr().out
-    assert str(cache_dir) in out and "entries: 1" in out and str(src) in out
+    assert str(cache_dir) in out and "entries: 1" in out and str(src) in out, out
     assert main(["cache", "clear"]) == 0
     assert "removed" in capsys.readouterr().out
     assert _entries(cache_dir) == []

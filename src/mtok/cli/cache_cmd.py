@@ -32,10 +32,10 @@ def run_info(args) -> int:
     print(f"cache: {folder}")
     print(f"entries: {len(found)}, {total / 1e6:.1f} MB (limit {cache.max_bytes() / 1e6:.0f} MB, "
           f"${cache.ENV_MAX_MB})")
-    for key, _, size, meta in found:
-        created = meta.get("created")
-        when = datetime.datetime.fromtimestamp(created / 1e9).strftime("%Y-%m-%d %H:%M") if created else "?"
-        print(f"  {key[:16]}  {size / 1e6:8.1f} MB  {when}  {meta.get('source', '?')}")
+    sources = cache.entry_sources(folder)
+    for name, _, size, mtime in found:
+        when = datetime.datetime.fromtimestamp(mtime / 1e9).strftime("%Y-%m-%d %H:%M")
+        print(f"  {name[:16]}  {size / 1e6:8.1f} MB  {when}  {', '.join(sources.get(name, ['?']))}")
     return 0
 
 
