@@ -198,6 +198,8 @@ def _model(*pieces, trainer=b"\x18\x01"):
     ("no unknown", _model(_piece("a"), _piece("b"))),
     ("two unknowns", _model(_piece("<unk>", 2), _piece("u", 2))),
     ("twice", _model(_piece("<unk>", 2), _piece("a"), _piece("a"))),
+    ("twice in a bpe model", _model(_piece("<unk>", 2), _piece("b"), _piece("a"), _piece("c"), _piece("a"),
+                                    trainer=b"\x18\x02")),
     ("empty piece", _model(_piece("<unk>", 2), _piece(""))),
     ("unknown enum", _model(_piece("<unk>", 2), _piece("a", 9))),
     ("WORD model", _model(_piece("<unk>", 2), trainer=b"\x18\x03")),
@@ -293,7 +295,7 @@ def _trainer(*fields):
 @pytest.mark.parametrize("name,data", [
     ("bpe with every piece type", _model(_piece("<unk>", 2), _piece("<s>", 3), _piece("</s>", 3), _piece("\u2581a"),
                                          _piece("b", 4), _piece("<0x41>", 6), _piece("c", 5),
-                                         trainer=_trainer((3, 2)))),
+                                         trainer=b"\x18\x02")),
     ("no bos, no eos", _model(_piece("<unk>", 2), _piece("a"), trainer=_trainer((3, 1), (41, -1), (42, -1)))),
     ("ids past the vocab", _model(_piece("<unk>", 2), _piece("a"), trainer=_trainer((3, 2), (41, 7), (42, 9)))),
     ("normalizer flags off", _model(_piece("<unk>", 2), _piece("a")) + _field(3, b"\x18\x00\x20\x00\x28\x00")),
@@ -311,6 +313,8 @@ def test_sentencepiece_small_files_match(tmp_path, name, data):
 @pytest.mark.parametrize("name,data", [
     ("invalid UTF-8 piece", _model(_piece("<unk>", 2), _raw_piece((1, 2, b"\xff\xfe"), (3, 0, b"\x01")))),
     ("twice", _model(_piece("<unk>", 2), _piece("a"), _piece("a"))),
+    ("twice in a bpe model", _model(_piece("<unk>", 2), _piece("b"), _piece("a"), _piece("c"), _piece("a"),
+                                    trainer=b"\x18\x02")),
     ("no unknown", _model(_piece("a"), _piece("b"))),
     ("truncated", _model(_piece("<unk>", 2), _piece("abc"))[:-3]),
     ("unk surface too long", _model(_piece("<unk>", 2), trainer=b"\x18\x01" + _field(44, b"x" * 70000))),
@@ -319,7 +323,7 @@ def test_sentencepiece_small_files_match(tmp_path, name, data):
     ("a score that is not a number", _model(_piece("<unk>", 2),
                                             _raw_piece((1, 2, b"a"), (2, 5, struct.pack("<f", float("nan")))))),
     ("an infinite bpe score", _model(_piece("<unk>", 2), _raw_piece((1, 2, b"a"), (2, 5, struct.pack("<f", float("inf")))),
-                                     trainer=_trainer((3, 2)))),
+                                     trainer=b"\x18\x02")),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_sentencepiece_files_declined(tmp_path, name, data):
     # Files the native writer does not take reach the protobuf importer,

@@ -134,14 +134,18 @@ bool SpModelFile(std::string_view proto, std::string* out) {
   std::vector<ScoredPiece> scored;  // the Unigram trie's input
   if (unigram) scored.reserve(n);
   size_t at = model + 10;  // [u8 code][u32 n][u32 unk][u8 flags], then the records
-  for (const uint32_t id : pieces.order) {
+  bool distinct = true;
+  pieces.ForEachRecord([&](const uint32_t id) {
     const PackedPiece& p = pieces.pieces[id];
     const std::string_view token(base + at + 2, p.size);
+    uint32_t first;
+    if (!unigram && vocab.Find(token, &first)) distinct = false;  // BPE pieces are not sorted: checked here
     vocab.Add(token, id);
     if (unigram) scored.push_back({token, id, static_cast<double>(p.score), static_cast<PieceType>(p.type)});
     at += 15 + p.size;  // [u16 len][token][u32 id][f64 score][u8 type]
-  }
+  });
   vocab.EndAdding();
+  if (!distinct) return false;
   if (!Loadable(m, pieces, vocab)) return false;
 
   std::vector<std::pair<uint32_t, std::string>> tables;

@@ -9,6 +9,7 @@
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "convert/sp_pieces.h"
+#include "models/vocab.h"
 #include "io/codes.h"
 #include "mtok/convert.h"
 
@@ -264,12 +265,26 @@ bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* out, SpPieces
   out->unk_piece = piece_at(static_cast<int32_t>(out->unk_id));
   out->bos_piece = piece_at(out->bos_id);
   out->eos_piece = piece_at(out->eos_id);
-  // Records go out sorted by text (ids in that order); the pieces are
-  // read through the order, in place.
+  if (model_type == 2) return true;  // BPE: records in id order (SpPieces)
+  // Unigram records go out sorted by text (ids in that order); the pieces
+  // are read through the order, in place.
   read->order = OrderByBytes(pieces.size(), text, [](uint32_t a, uint32_t c) { return a < c; });
   const std::vector<uint32_t>& order = read->order;
   for (size_t i = 1; i < order.size(); ++i) {
     if (text(order[i]) == text(order[i - 1])) return false;  // defined twice
+  }
+  return true;
+}
+
+bool DistinctPieces(const SpPieces& p) {
+  if (!p.order.empty()) return true;
+  Vocab seen;
+  seen.Reserve(p.pieces.size());
+  uint32_t first;
+  for (uint32_t id = 0; id < p.pieces.size(); ++id) {
+    const std::string_view text = p.proto.substr(p.pieces[id].at, p.pieces[id].size);
+    if (seen.Find(text, &first)) return false;
+    seen.Add(text, id);
   }
   return true;
 }
@@ -294,7 +309,7 @@ void AppendSpSection(const SpPieces& read, const SpModel& facts, std::string* ou
   put(&facts.pieces, 4);
   put(&facts.unk_id, 4);
   put(&flags, 1);
-  for (const uint32_t id : read.order) {
+  read.ForEachRecord([&](const uint32_t id) {
     const PackedPiece& p = read.pieces[id];
     const double score = p.score;
     put(&p.size, 2);
@@ -302,12 +317,12 @@ void AppendSpSection(const SpPieces& read, const SpModel& facts, std::string* ou
     put(&id, 4);
     put(&score, 8);
     put(&p.type, 1);
-  }
+  });
 }
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
   SpPieces read;
-  if (!ReadSpModel(proto, true, out, &read)) return false;
+  if (!ReadSpModel(proto, true, out, &read) || !DistinctPieces(read)) return false;
   out->section.clear();
   AppendSpSection(read, *out, &out->section);
   return true;

@@ -25,9 +25,27 @@ static_assert(sizeof(PackedPiece) <= 12, "packed pieces stay small");
 struct SpPieces {
   std::string_view proto;
   std::vector<PackedPiece> pieces;  // in id order
-  std::vector<uint32_t> order;      // ids by piece bytes
-  uint64_t model_type = 1;          // UNIGRAM; 2: BPE
+  // Unigram: the ids by piece bytes, the order its records go out in (the
+  // trie is built in it, and a piece twice is seen there). BPE: empty, the
+  // records go out in id order (nothing needs them sorted, and the sort
+  // was a fifth of a first load), and the caller checks for a piece twice.
+  std::vector<uint32_t> order;
+  uint64_t model_type = 1;  // UNIGRAM; 2: BPE
+
+  // Calls f(id) for each piece in the order of its record.
+  template <typename F>
+  void ForEachRecord(F f) const {
+    if (order.empty()) {
+      for (uint32_t id = 0; id < pieces.size(); ++id) f(id);
+    } else {
+      for (const uint32_t id : order) f(id);
+    }
+  }
 };
+
+// True when no piece of `p` appears twice (BPE pieces, which are not
+// sorted; Unigram pieces were checked in their sort).
+bool DistinctPieces(const SpPieces& p);
 
 // Reads `proto` into `facts` (all but its section) and `out`. With
 // `check_utf8` false the pieces' text is not checked: for a caller that
