@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/unicode.h"
+#include "common/utf8.h"
 
 namespace nb = nanobind;
 namespace uni = mtok::unicode;
@@ -19,6 +20,11 @@ constexpr const char* kCategoryNames[] = {
 
 void bind_testing_unicode(nb::module_& m) {
   m.def("unicode_version", [] { return uni::unicode_version(); });
+  // utf8::validate: -1 when valid, else the offset of the first bad sequence.
+  m.def("utf8_validate", [](nb::bytes b) {
+    size_t bad = 0;
+    return mtok::utf8::validate(std::string_view(b.c_str(), b.size()), &bad) ? -1 : static_cast<long>(bad);
+  });
   m.def("category", [](uint32_t cp) { return kCategoryNames[static_cast<int>(uni::category(cp))]; });
   // All 0x110000 categories as one bytes object of Category values.
   m.def("category_bytes", [] {
