@@ -27,9 +27,10 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
-# The native side splits texts of 64 KB and more (split_encode.h); a str
-# of fewer characters than a quarter of that has fewer bytes.
-_SPLIT_MIN_CHARS = (64 << 10) // 4
+# The native side splits texts of SPLIT_MIN_BYTES and more (EncodeOptions in
+# mtok/tokenizer.h); a str of fewer characters than a quarter of that has
+# fewer bytes.
+_SPLIT_MIN_CHARS = _native.SPLIT_MIN_BYTES // 4
 
 
 def _threads(num_threads) -> int:
@@ -159,7 +160,7 @@ class Tokenizer(HFSurface):
         surrogates has them replaced by U+FFFD first (as tiktoken does);
         bytes that are not valid UTF-8 raise EncodeError.
 
-        An ids-only encode of a long text (64 KB and more) may cut it where
+        An ids-only encode of a long text (192 KB and more) may cut it where
         the pre-tokenizer always splits and encode the parts on native
         threads: `num_threads`, else $MTOK_NUM_THREADS, else the number of
         CPUs; 1 keeps the work on the calling thread. The ids are the same.

@@ -14,12 +14,13 @@ import pytest
 
 import corpus
 import mtok
+from mtok import _native
 from harness import assert_same
 
 REPO = Path(__file__).resolve().parents[2]
 # The four pre-token scanners with line-break cuts (GPT-2, Llama-3, o200k, Qwen).
 NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3")
-SPLIT_MIN = 64 << 10  # split_encode.h: kSplitMinBytes
+SPLIT_MIN = _native.SPLIT_MIN_BYTES  # EncodeOptions::kSplitMinBytes
 PARTS = 8  # two threads, four parts each: cut targets at every eighth of the text
 # Characters on either side of a line break: letters of several scripts,
 # digits, o200k's '/', punctuation, apostrophes (contractions), ASCII and

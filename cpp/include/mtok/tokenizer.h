@@ -62,6 +62,11 @@ struct EncodeOptions {
   // always splits and encode the parts on up to this many threads of the
   // shared pool (1: all on the calling thread). The ids are the same.
   int threads = 1;
+  // Texts of fewer bytes stay on the calling thread: the pool's start-up
+  // (waking a worker, its cold caches) would eat the gain. Two threads were
+  // slower than one up to 128 KB of unseen text in a fresh process, faster
+  // from 192 KB (bench/README, "Long inputs").
+  static constexpr size_t kSplitMinBytes = size_t{192} << 10;
   TruncationParams truncation;
   // A single encode pads to `length` or to a multiple; a batch to its longest.
   PaddingParams padding;

@@ -30,7 +30,7 @@ size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t li
 
 bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
                  std::vector<uint32_t>* ids) {
-  if (threads < 2 || s.size() < kSplitMinBytes) return false;
+  if (threads < 2 || s.size() < EncodeOptions::kSplitMinBytes) return false;
   const size_t want = static_cast<size_t>(threads) * kPartsPerThread;
   std::vector<size_t> cuts{0};
   for (size_t k = 1; k < want; ++k) {

@@ -8,17 +8,14 @@
 #include <vector>
 
 #include "fast_paths/ids_route.h"
+#include "mtok/tokenizer.h"
 
 namespace mtok {
 
-// Below this many bytes a segment is encoded on the calling thread: the
-// pool's start-up (waking a worker, its cold caches) would eat the gain.
-// Measured in bench/README ("Long inputs").
-inline constexpr size_t kSplitMinBytes = size_t{64} << 10;
-
 // Appends the ids of `segment` (as route.Encode does) using up to
 // `threads` threads; false, with nothing appended, when the segment is
-// short, threads < 2, or no cut was found (then the caller encodes it).
+// shorter than EncodeOptions::kSplitMinBytes, threads < 2, or no cut was
+// found (then the caller encodes it).
 bool EncodeSplit(const IdsRoute& route, std::string_view segment, bool at_input_start, int threads,
                  std::vector<uint32_t>* ids);
 
