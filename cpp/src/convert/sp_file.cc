@@ -112,7 +112,7 @@ bool Loadable(const SpModel& m, const SpPieces& pieces, const Vocab& vocab) {
 bool SpModelFile(std::string_view proto, std::string* out) {
   SpModel m;
   SpPieces pieces;
-  if (!ReadSpModel(proto, true, &m, &pieces)) return false;
+  if (!ReadSpModel(proto, &m, &pieces)) return false;
   const bool unigram = pieces.model_type == 1;
   const size_t n = pieces.pieces.size();
   size_t text_bytes = 0;

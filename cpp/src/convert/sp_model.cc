@@ -211,7 +211,7 @@ bool ReadNormalizer(std::string_view msg, SpModel* out, bool* has_charsmap) {
 
 }  // namespace
 
-bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* out, SpPieces* read) {
+bool ReadSpModel(std::string_view proto, SpModel* out, SpPieces* read) {
   if (proto.size() > UINT32_MAX) return false;  // piece offsets are u32
   read->proto = proto;
   std::vector<PackedPiece>& pieces = read->pieces;
@@ -228,7 +228,7 @@ bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* out, SpPieces
         if (!ReadPiece(b, &p)) return false;
       }
       // _check(): no piece empty, none past a record's u16 length, all UTF-8.
-      if (p.text.empty() || p.text.size() > 0xFFFF || (check_utf8 && !Utf8(p.text))) return false;
+      if (p.text.empty() || p.text.size() > 0xFFFF || !Utf8(p.text)) return false;
       if (p.type == kUnknown && unknowns++ == 0) out->unk_id = static_cast<uint32_t>(pieces.size());
       if (p.type == kUserDefined) out->user_defined.emplace_back(p.text);
       if (p.type == kControl) out->control.emplace_back(p.text);
@@ -322,7 +322,7 @@ void AppendSpSection(const SpPieces& read, const SpModel& facts, std::string* ou
 
 bool ConvertSpModel(std::string_view proto, SpModel* out) {
   SpPieces read;
-  if (!ReadSpModel(proto, true, out, &read) || !DistinctPieces(read)) return false;
+  if (!ReadSpModel(proto, out, &read) || !DistinctPieces(read)) return false;
   out->section.clear();
   AppendSpSection(read, *out, &out->section);
   return true;

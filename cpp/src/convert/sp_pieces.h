@@ -43,14 +43,13 @@ struct SpPieces {
   }
 };
 
+// Reads `proto` into `facts` (all but its section) and `out`, every
+// piece's text checked (non-empty, UTF-8, at most 65535 bytes).
+bool ReadSpModel(std::string_view proto, SpModel* facts, SpPieces* out);
+
 // True when no piece of `p` appears twice (BPE pieces, which are not
 // sorted; Unigram pieces were checked in their sort).
 bool DistinctPieces(const SpPieces& p);
-
-// Reads `proto` into `facts` (all but its section) and `out`. With
-// `check_utf8` false the pieces' text is not checked: for a caller that
-// loads the section, whose reader checks every record.
-bool ReadSpModel(std::string_view proto, bool check_utf8, SpModel* facts, SpPieces* out);
 
 // Appends the model section of what ReadSpModel read.
 void AppendSpSection(const SpPieces& p, const SpModel& facts, std::string* out);
