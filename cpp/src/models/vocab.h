@@ -135,18 +135,22 @@ class Vocab {
   std::string RecordOffsetsPayload(const uint8_t* base, size_t tail) const {
     if (records_.offsets != nullptr || count_ == 0) return {};
     const char* b = reinterpret_cast<const char*>(base);
-    std::vector<uint32_t> offsets(by_id_.size(), HashIndex::kEmpty);
+    // Written in place: a vector of the offsets, then copied, was one more
+    // buffer of fresh memory (a 128k vocab: 512 KB).
+    std::string out(8 + 4 * by_id_.size(), '\0');
+    char* w = &out[8];
     size_t end = 0;
-    for (size_t id = 0; id < by_id_.size(); ++id) {
-      if (by_id_[id].data() == nullptr) continue;
-      offsets[id] = static_cast<uint32_t>(by_id_[id].data() - b - 2);
-      // Each record is [u16 len][bytes] then `tail` bytes.
-      end = std::max(end, static_cast<size_t>(by_id_[id].data() + by_id_[id].size() + tail - b));
+    for (size_t id = 0; id < by_id_.size(); ++id, w += 4) {
+      uint32_t offset = HashIndex::kEmpty;
+      if (by_id_[id].data() != nullptr) {
+        offset = static_cast<uint32_t>(by_id_[id].data() - b - 2);
+        // Each record is [u16 len][bytes] then `tail` bytes.
+        end = std::max(end, static_cast<size_t>(by_id_[id].data() + by_id_[id].size() + tail - b));
+      }
+      std::memcpy(w, &offset, 4);
     }
-    std::string out(8, '\0');
-    uint32_t head[2] = {static_cast<uint32_t>(offsets.size()), static_cast<uint32_t>(end)};
+    const uint32_t head[2] = {static_cast<uint32_t>(by_id_.size()), static_cast<uint32_t>(end)};
     std::memcpy(&out[0], head, 8);
-    out.append(reinterpret_cast<const char*>(offsets.data()), offsets.size() * 4);
     return out;
   }
 
