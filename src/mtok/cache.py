@@ -171,21 +171,30 @@ class Lookup:
     """Where a load finds its entry: the key, and the record (``sources/``)
     that remembers which entry file the key last gave and its stat."""
 
-    def __init__(self, record_path: str, files: list, stats, key: str, record):
+    def __init__(self, record_path: str, files: list, stats, key: str, record, source_bytes=None):
         self.record_path = record_path
         self.files = files
         self.stats = stats  # None: a file changed while it was hashed (no record is written)
         self.key = key
         self.record = record  # the trusted record, or None
+        self.source_bytes = source_bytes  # the source as hashed, when read whole for the converter
 
 
 def _record_path(folder: str, tag: str) -> str:
     return os.path.join(folder, "sources", _native.digest(tag.encode()) + ".json")
 
 
-def source_lookup(folder: str, source: str, options: dict) -> Lookup:
+def _read_whole(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def source_lookup(folder: str, source: str, options: dict, read_source: bool = False) -> Lookup:
     """The lookup of converting `source` with `options` (see the module
-    docstring for the stat fast path)."""
+    docstring for the stat fast path). `read_source`: when the key must be
+    computed, read the source whole and keep its bytes on the lookup, for a
+    converter that takes them (read once, not once to hash and once to
+    convert)."""
     source = os.path.abspath(source)
     files = source_files(source)
     stats = [_stat(p) for p in files]
@@ -195,11 +204,14 @@ def source_lookup(folder: str, source: str, options: dict) -> Lookup:
     if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
             and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
         return Lookup(record_path, files, stats, record["key"], record)
-    material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{_digest(p)}" if st else f"{os.path.basename(p)}:-"
-                        for p, st in zip(files, stats)]
+    data = _read_whole(source) if read_source and stats[0] else None
+    digests = ["d64:" + _native.digest(data) if data is not None else _digest(files[0]) if stats[0] else None]
+    digests += [_digest(p) if st else None for p, st in zip(files[1:], stats[1:])]
+    material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{d}" if st else f"{os.path.basename(p)}:-"
+                        for p, st, d in zip(files, stats, digests)]
     key = _native.digest("\n".join(material).encode())
     # The stat of the files as hashed: one that changed meanwhile gives no record, never a wrong key.
-    return Lookup(record_path, files, stats if [_stat(p) for p in files] == stats else None, key, None)
+    return Lookup(record_path, files, stats if [_stat(p) for p in files] == stats else None, key, None, data)
 
 
 def source_key(folder: str, source: str, options: dict) -> str:
@@ -292,7 +304,7 @@ def _remember(lk: Lookup, path: str, source: str) -> None:
 
 def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     """The tokenizer for `lk`: its cached entry mapped in place, or
-    ``build()``'s .mtok bytes, stored for next time. No failure of the cache
+    ``build(lk.source_bytes)``'s .mtok bytes, stored for next time. No failure of the cache
     changes what is loaded: an entry that does not load is rebuilt.
     `tokenizer` is the class to load with (mtok.Tokenizer, passed in: the
     cache sits below the class that uses it, so it does not import it)."""
@@ -305,7 +317,8 @@ def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
             return tok
         except FormatError:
             pass  # damaged in a way the digest did not see: rebuilt below
-    data = build()
+    data = build(lk.source_bytes)
+    lk.source_bytes = None
     path = store(folder, lk.key, data)
     if path is not None:
         try:
@@ -320,20 +333,23 @@ def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     return Tokenizer.from_bytes(data)
 
 
-def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool = True):
-    """The tokenizer converted from a source file by ``build()``, through
-    the cache unless it is off (`enabled` False or ``MTOK_CACHE_DIR=off``)."""
+def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool = True,
+                read_source: bool = False):
+    """The tokenizer converted from a source file by ``build(source_bytes)``,
+    through the cache unless it is off (`enabled` False or
+    ``MTOK_CACHE_DIR=off``). `source_bytes` is the source as read to hash it
+    when `read_source` is set (see source_lookup), else None."""
     folder = cache_dir() if enabled else None
     if folder is None:
-        tok = tokenizer.from_bytes(build())
+        tok = tokenizer.from_bytes(build(None))
         _native.trim_heap()  # glibc keeps what the conversion freed
         return tok
     try:
-        lk = source_lookup(folder, source, options)
+        lk = source_lookup(folder, source, options, read_source)
     except OSError as e:
         raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
     built = []
-    tok = load(folder, lk, lambda: built.append(1) or build(), source=os.path.abspath(source),
+    tok = load(folder, lk, lambda data: built.append(1) or build(data), source=os.path.abspath(source),
                tokenizer=tokenizer)
     if built:
         _native.trim_heap()

@@ -37,7 +37,7 @@ def _load(name: str) -> Tokenizer:
 
     base, digest, pattern, specials, _ = ENCODING_SPECS[name]
 
-    def build() -> bytes:
+    def build(_source_bytes=None) -> bytes:
         from .convert.tiktoken_file import parse_ranks, spec_from_ranks
         from .convert.export import export_mtok
 

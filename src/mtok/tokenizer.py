@@ -93,11 +93,14 @@ class Tokenizer(HFSurface):
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
-        if detect_format(path) == "mtok":
+        kind = detect_format(path)
+        if kind == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        tok = load_source(path, options, lambda: to_mtok_buffer(path, **options), tokenizer=cls,
-                          enabled=cache)
+        # A .model is read whole by its converter: the cache reads it once,
+        # to hash it, and hands the bytes over.
+        tok = load_source(path, options, lambda data: to_mtok_buffer(path, source_bytes=data, **options),
+                          tokenizer=cls, enabled=cache, read_source=kind == "sentencepiece")
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it
         return tok

@@ -367,3 +367,29 @@ def test_files_fingerprint_follows_the_code_files(tmp_path):
         change()
         seen.add(fp())
     assert len(seen) == len(changes) + 1
+
+
+def test_a_source_read_whole_gives_the_same_key_and_its_bytes(cache_dir, tmp_path, monkeypatch):
+    """read_source: the source is read once, hashed from memory and handed to
+    the converter; the key is the one a load that streams it computes."""
+    src = _source(tmp_path / "tok")
+    streamed = cache.source_lookup(str(cache_dir), str(src), {})
+    hashed = []
+    monkeypatch.setattr(cache, "_digest", lambda path: hashed.append(path) or "d64:" + _native.digest_file(path))
+    whole = cache.source_lookup(str(cache_dir), str(src), {}, read_source=True)
+    assert whole.key == streamed.key and streamed.source_bytes is None
+    assert whole.source_bytes == src.read_bytes()
+    assert str(src) not in hashed  # only the files beside it were streamed
+
+
+def test_a_model_is_read_once_at_a_first_load(cache_dir, monkeypatch):
+    from corpus import require
+    from mtok import convert
+
+    source = require("tokenizers", "sentencepiece-test", "test_model.model")
+    given = []
+    real = convert._sp_model_file
+    monkeypatch.setattr(convert, "_sp_model_file", lambda path, data=None: given.append(data) or real(path, data))
+    first = mtok.Tokenizer.from_file(source)
+    assert given == [source.read_bytes()]
+    assert first.to_bytes() == mtok.Tokenizer.from_file(source, cache=False).to_bytes()

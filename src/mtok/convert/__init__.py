@@ -71,16 +71,18 @@ def to_mtok_bytes(path: str, *, pattern: str = None, add_bos: bool = False, add_
 
 
 def to_mtok_buffer(path: str, *, pattern: str = None, add_bos: bool = False, add_eos: bool = False,
-                   **legacy_options):
+                   source_bytes: bytes = None, **legacy_options):
     """:func:`to_mtok_bytes`'s file as bytes or, from the native
     SentencePiece writer, a read-only memoryview of its buffer: the cache
-    writes and digests it without a copy."""
+    writes and digests it without a copy. `source_bytes`: the file's bytes
+    when the caller has read them (the SentencePiece writer then does not
+    read it again)."""
     with malformed_as_format_error(path):
         path = resolve_source(path)
         kind = detect_format(path)
         if kind == "sentencepiece" and not (add_bos or add_eos) and \
                 all(v is None for v in legacy_options.values()):
-            data = _sp_model_file(path)
+            data = _sp_model_file(path, source_bytes)
             if data is not None:
                 return data
         from .export import export_mtok
@@ -88,17 +90,19 @@ def to_mtok_buffer(path: str, *, pattern: str = None, add_bos: bool = False, add
         return export_mtok(_load_spec(path, kind, pattern, add_bos, add_eos, True, legacy_options))
 
 
-def _sp_model_file(path):
-    """The whole .mtok file of a SentencePiece .model with default options,
-    written by the native core (cpp/src/convert/sp_file.cc: the bytes
-    mtok.format writes for its spec), or None when it declines the file."""
+def _sp_model_file(path, data: bytes = None):
+    """The whole .mtok file of a SentencePiece .model with default options
+    (its bytes `data`, else read here), written by the native core
+    (cpp/src/convert/sp_file.cc: the bytes mtok.format writes for its spec),
+    or None when it declines the file."""
     from .. import _native
 
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise FormatError(f"{path}: {e.strerror}") from None
+    if data is None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise FormatError(f"{path}: {e.strerror}") from None
     return _native.sp_model_file(data)
 
 
