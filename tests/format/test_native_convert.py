@@ -312,6 +312,10 @@ def test_sentencepiece_small_files_match(tmp_path, name, data):
 
 @pytest.mark.parametrize("name,data", [
     ("invalid UTF-8 piece", _model(_piece("<unk>", 2), _raw_piece((1, 2, b"\xff\xfe"), (3, 0, b"\x01")))),
+    ("invalid UTF-8 after the word mark", _model(_piece("<unk>", 2),
+                                                 _raw_piece((1, 2, "\u2581ab".encode() + b"\xc3"), (3, 0, b"\x01")))),
+    ("a surrogate after the word mark", _model(_piece("<unk>", 2),
+                                               _raw_piece((1, 2, "\u2581".encode() + b"\xed\xa0\x80"), (3, 0, b"\x01")))),
     ("twice", _model(_piece("<unk>", 2), _piece("a"), _piece("a"))),
     ("twice in a bpe model", _model(_piece("<unk>", 2), _piece("b"), _piece("a"), _piece("c"), _piece("a"),
                                     trainer=b"\x18\x02")),
