@@ -144,6 +144,8 @@ def run(rounds=3, names=None, log=print, src=REPO / "src", before=None, formats=
 def format_row(r) -> str:
     def cell(part, key, fmt):
         v = r.get(f"{part}_{key}")
+        if v is not None and fmt == "{:.0f}" and v < 20:
+            fmt = "{:.1f}"  # a .model's few ms: a whole number hides the ratio
         return fmt.format(v) if v is not None else r.get(f"{part}_error", "-")[:40]
 
     ratio = ""
