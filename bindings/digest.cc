@@ -129,11 +129,12 @@ void ListFiles(const std::string& folder, const std::string& suffix, std::vector
     if (name == "." || name == ".." || name == "__pycache__") continue;
     const std::string path = folder + "/" + name;
     bool dir = e->d_type == DT_DIR;
-    if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {  // the entry's type is not in the listing
+    if (e->d_type == DT_UNKNOWN) {  // the entry's type is not in the listing
       struct stat st;
-      if (::stat(path.c_str(), &st) != 0) continue;
+      if (::lstat(path.c_str(), &st) != 0) continue;
       dir = S_ISDIR(st.st_mode);
     }
+    // Links to folders are not followed (as os.walk): a loop would never end.
     if (dir) dirs.push_back(path);
     else if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       names.push_back(path);

@@ -21,13 +21,11 @@ std::vector<TrieEntry> SortedUnique(std::vector<TrieEntry> entries) {
   return out;
 }
 
-}  // namespace
-
 // Counts the children's bits at every node: POPCNT where the CPU has it (as
-// the lattice in unigram.cc), not a library call.
+// the lattice in unigram.cc), not a library call. Internal: GCC gives the
+// clones' resolver default visibility, which libmtok must not export.
 __attribute__((target_clones("popcnt", "default")))
-std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool presorted) {
-  const std::vector<TrieEntry> sorted = presorted ? std::move(entries) : SortedUnique(std::move(entries));
+std::vector<TrieNode> BuildSorted(const std::vector<TrieEntry>& sorted) {
   // Node i covers sorted[lo, hi): the tokens that start with its string,
   // which is depth bytes long. Children are appended in byte order while
   // nodes are visited in index order, so the layout is breadth-first.
@@ -83,6 +81,12 @@ std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool preso
     }
   }
   return nodes;
+}
+
+}  // namespace
+
+std::vector<TrieNode> BuildBitmapTrie(std::vector<TrieEntry> entries, bool presorted) {
+  return BuildSorted(presorted ? std::move(entries) : SortedUnique(std::move(entries)));
 }
 
 }  // namespace mtok
