@@ -27,8 +27,9 @@ with it), or else its bytes have the digest in its name (a copied,
 touched, truncated or overwritten entry, or one whose record is lost; a
 check for damage, not for an attacker who can write the folder);
 the .mtok loader then validates its structure. Anything else is rebuilt.
-A first load writes two files, the entry and its record. Files are written under a temporary name and renamed, so
-concurrent writers never leave a torn file. A cache folder that cannot be
+A first load writes two files, the entry and its record. Files are
+written under a temporary name and renamed, so concurrent writers never
+leave a torn file. A cache folder that cannot be
 written (read-only, full, missing) costs the conversion, with one warning.
 The entries are bounded: past ``$MTOK_CACHE_MAX_MB`` (default 2048) the
 oldest are removed when a new one is written.
@@ -292,10 +293,11 @@ def _remember(lk: Lookup, path: str, source: str) -> None:
         return
     try:
         st = _stat(path)
-        if lk.record and lk.record.get("entry") == os.path.basename(path) and lk.record.get("entry_stat") == st:
+        name = os.path.basename(path)
+        if lk.record and lk.record.get("entry") == name and lk.record.get("entry_stat") == st:
             return
         record = {"files": [[p, s] for p, s in zip(lk.files, lk.stats)], "key": lk.key,
-                  "entry": os.path.basename(path), "entry_stat": st, "source": source,
+                  "entry": name, "entry_stat": st, "source": source,
                   "recorded": time.time_ns()}
         _write_atomic(lk.record_path, json.dumps(record).encode())
     except OSError:
@@ -304,8 +306,9 @@ def _remember(lk: Lookup, path: str, source: str) -> None:
 
 def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     """The tokenizer for `lk`: its cached entry mapped in place, or
-    ``build(lk.source_bytes)``'s .mtok bytes, stored for next time. No failure of the cache
-    changes what is loaded: an entry that does not load is rebuilt.
+    ``build(lk.source_bytes)``'s .mtok bytes, stored for next time. No
+    failure of the cache changes what is loaded: an entry that does not load
+    is rebuilt.
     `tokenizer` is the class to load with (mtok.Tokenizer, passed in: the
     cache sits below the class that uses it, so it does not import it)."""
     Tokenizer = tokenizer
