@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -53,15 +53,20 @@ class Digest {
   uint64_t size_ = 0;
 };
 
+// The digest of bytes in memory, cut into blocks as DigestFile reads them.
+std::string DigestOf(std::string_view s) {
+  Digest d;
+  for (size_t at = 0; at < s.size(); at += kBlock) d.Block(s.substr(at, kBlock));
+  return d.Hex();
+}
+
 // Any contiguous buffer: bytes, or the memoryview a native converter gives.
 std::string DigestBuffer(nb::handle data) {
   Py_buffer view;
   if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
-  std::string_view s(static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
-  Digest d;
-  for (size_t at = 0; at < s.size(); at += kBlock) d.Block(s.substr(at, kBlock));
+  std::string out = DigestOf(std::string_view(static_cast<const char*>(view.buf), static_cast<size_t>(view.len)));
   PyBuffer_Release(&view);
-  return d.Hex();
+  return out;
 }
 
 // Reads with read(2) into one reused buffer: not mapped, as a file
@@ -82,7 +87,7 @@ std::string DigestFile(const std::string& path) {
     nb::gil_scoped_release release;
     std::unique_ptr<char[]> buf(new char[kBlock]);
     for (bool eof = false; !eof && !error;) {
-      size_t filled = 0;  // whole blocks, as DigestBytes cuts them
+      size_t filled = 0;  // whole blocks, as DigestOf cuts them
       while (filled < kBlock) {
         const ssize_t n = ::read(fd, buf.get() + filled, kBlock - filled);
         if (n < 0 && errno == EINTR) continue;
@@ -159,9 +164,7 @@ std::string FilesFingerprint(const std::string& tag, const std::vector<std::stri
     for (const std::string& f : folders) ListFiles(f, suffix, &all);
     for (const std::string& path : all) AppendStat(path, &text);
   }
-  Digest d;
-  for (size_t at = 0; at < text.size(); at += kBlock) d.Block(std::string_view(text).substr(at, kBlock));
-  return d.Hex();
+  return DigestOf(text);
 }
 
 }  // namespace

@@ -95,10 +95,10 @@ def _stat(path):
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
-def _digest(path) -> str:
-    """The named digest of a file's content (the name: a change of
-    algorithm never reuses a key)."""
-    return "d64:" + _native.digest_file(path)
+def _digest(path, data: bytes = None) -> str:
+    """The named digest of a file's content, or of `data` when its bytes
+    were read already (the name: a change of algorithm never reuses a key)."""
+    return "d64:" + (_native.digest_file(path) if data is None else _native.digest(data))
 
 
 def _read_json(path):
@@ -124,9 +124,8 @@ def _create_temp(folder: str):
 
 def _write_atomic(path: str, data) -> None:
     """Writes `data` (bytes-like) under a unique temporary name in the same
-    folder, made when missing, then renames. Plain os calls: a first load
-    writes three files, and file objects and makedirs' checks were a tenth
-    of a small .model's whole load."""
+    folder, made when missing, then renames. Plain os calls: file objects
+    and makedirs' checks were a tenth of a small .model's whole load."""
     folder = os.path.dirname(path)
     try:
         fd, tmp = _create_temp(folder)
@@ -206,10 +205,9 @@ def source_lookup(folder: str, source: str, options: dict, read_source: bool = F
             and isinstance(record.get("key"), str) and _settled(record.get("recorded"), stats):
         return Lookup(record_path, files, stats, record["key"], record)
     data = _read_whole(source) if read_source and stats[0] else None
-    digests = ["d64:" + _native.digest(data) if data is not None else _digest(files[0]) if stats[0] else None]
-    digests += [_digest(p) if st else None for p, st in zip(files[1:], stats[1:])]
-    material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{d}" if st else f"{os.path.basename(p)}:-"
-                        for p, st, d in zip(files, stats, digests)]
+    contents = [data] + [None] * (len(files) - 1)
+    material = [tag] + [f"{os.path.basename(p)}:{st[0]}:{_digest(p, c)}" if st else f"{os.path.basename(p)}:-"
+                        for p, st, c in zip(files, stats, contents)]
     key = _native.digest("\n".join(material).encode())
     # The stat of the files as hashed: one that changed meanwhile gives no record, never a wrong key.
     return Lookup(record_path, files, stats if [_stat(p) for p in files] == stats else None, key, None, data)
@@ -392,28 +390,10 @@ def entry_sources(folder: str) -> dict:
     return out
 
 
-def _entries_size(folder: str) -> int:
-    """Bytes of the entries' .mtok files (stat only)."""
-    total = 0
-    try:
-        with os.scandir(os.path.join(folder, "entries")) as it:
-            for e in it:
-                if e.name.endswith(".mtok"):
-                    try:
-                        total += e.stat().st_size
-                    except OSError:
-                        pass
-    except OSError:
-        pass
-    return total
-
-
 def prune(folder: str, limit: int, keep: str = None) -> list:
     """Removes the oldest entries until they total at most `limit` bytes,
-    never the one at path `keep`; the removed file names. Under the limit
-    it only stats the entries (every first load calls it)."""
-    if _entries_size(folder) <= limit:
-        return []
+    never the one at path `keep`; the removed file names. It only stats
+    the entries (every first load calls it)."""
     found = entries(folder)
     total = sum(e[2] for e in found)
     removed = []

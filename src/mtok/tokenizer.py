@@ -97,10 +97,11 @@ class Tokenizer(HFSurface):
         if kind == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        # A .model is read whole by its converter: the cache reads it once,
-        # to hash it, and hands the bytes over.
+        # A .model without options is read whole by the native writer: the
+        # cache reads it once, to hash it, and hands the bytes over.
+        native_model = kind == "sentencepiece" and not (add_bos or add_eos)
         tok = load_source(path, options, lambda data: to_mtok_buffer(path, source_bytes=data, **options),
-                          tokenizer=cls, enabled=cache, read_source=kind == "sentencepiece")
+                          tokenizer=cls, enabled=cache, read_source=native_model)
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it
         return tok

@@ -160,7 +160,7 @@ def test_identical_copy_is_used(cache_dir, tmp_path, monkeypatch):
 def test_a_record_makes_the_later_load_hash_nothing(cache_dir, tmp_path, monkeypatch):
     src = _source(tmp_path / "tok")
     mtok.Tokenizer.from_file(src)
-    monkeypatch.setattr(cache, "_digest", lambda path: pytest.fail(f"hashed {path}"))
+    monkeypatch.setattr(cache, "_digest", lambda path, data=None: pytest.fail(f"hashed {path}"))
     monkeypatch.setattr(cache, "lookup", lambda *a: pytest.fail("looked the key up"))
     assert mtok.Tokenizer.from_file(src).encode(TEXT)
 
@@ -253,7 +253,7 @@ def test_bounded(cache_dir, tmp_path, monkeypatch):
 def test_prune_under_the_limit_reads_no_records(cache_dir, tmp_path, monkeypatch):
     mtok.Tokenizer.from_file(_source(tmp_path / "a"))
     mtok.Tokenizer.from_file(_source(tmp_path / "b", ignore_merges=False))
-    monkeypatch.setattr(cache, "entries", lambda folder: pytest.fail("records read under the limit"))
+    monkeypatch.setattr(cache, "_read_json", lambda path: pytest.fail("records read under the limit"))
     assert cache.prune(str(cache_dir), 1 << 40) == []
     assert len(_entries(cache_dir)) == 2
 
@@ -375,8 +375,10 @@ def test_a_source_read_whole_gives_the_same_key_and_its_bytes(cache_dir, tmp_pat
     the converter; the key is the one a load that streams it computes."""
     src = _source(tmp_path / "tok")
     streamed = cache.source_lookup(str(cache_dir), str(src), {})
-    hashed = []
-    monkeypatch.setattr(cache, "_digest", lambda path: hashed.append(path) or "d64:" + _native.digest_file(path))
+    hashed = []  # the files read from disk to hash them
+    real = cache._digest
+    monkeypatch.setattr(cache, "_digest", lambda path, data=None: (data is None and hashed.append(path))
+                        or real(path, data))
     whole = cache.source_lookup(str(cache_dir), str(src), {}, read_source=True)
     assert whole.key == streamed.key and streamed.source_bytes is None
     assert whole.source_bytes == src.read_bytes()

@@ -9,7 +9,6 @@
 #include "common/utf8.h"
 #include "convert/dict_vocab.h"
 #include "convert/sp_pieces.h"
-#include "models/vocab.h"
 #include "io/codes.h"
 #include "mtok/convert.h"
 
@@ -292,11 +291,8 @@ bool DistinctPieces(const SpPieces& p) {
   if (!p.order.empty()) return true;
   Vocab seen;
   seen.Reserve(p.pieces.size());
-  uint32_t first;
   for (uint32_t id = 0; id < p.pieces.size(); ++id) {
-    const std::string_view text = p.proto.substr(p.pieces[id].at, p.pieces[id].size);
-    if (seen.Find(text, &first)) return false;
-    seen.Add(text, id);
+    if (!AddNewPiece(&seen, p.proto.substr(p.pieces[id].at, p.pieces[id].size), id)) return false;
   }
   return true;
 }
