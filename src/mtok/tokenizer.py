@@ -6,6 +6,10 @@ Names follow HF `tokenizers` where a user would look for them.
 import os
 
 from . import _native
+# With mtok, not inside from_file: every load from a source (and of a
+# built-in encoding) needs it, and the import was a sixth of a small .model's
+# first load.
+from .cache import load_source
 from .errors import MtokError
 from .hf.surface import HFSurface
 from .settings import EncodeSettings, padding_params, truncation_params
@@ -88,7 +92,6 @@ class Tokenizer(HFSurface):
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
-        from .cache import load_source
         from .convert import resolve_source, to_mtok_buffer
         from .convert.detect import detect_format
 
