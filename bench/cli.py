@@ -15,7 +15,7 @@ PARTS = ("sized", "cold", "cold-lang", "worst", "batch")
 TRAFFIC_PARTS = ("windows", "corpus", "long", "memory")
 # The traffic suite's libraries by default: mtok and the 2026 peers (the
 # 2025 ones are 2-40x slower; --libs adds them).
-TRAFFIC_LIBS = ("mtok", "fastokens", "gigatoken", "tokie", "nanotoken", "tokenizers-rc3")
+TRAFFIC_LIBS = ("mtok", "mtok-np", "fastokens", "gigatoken", "tokie", "nanotoken", "tokenizers-rc3")
 DEFAULT_SIZES = {"bpe": (128, 512, 4096, 16384), "unigram": (128, 512, 1024, 4096, 16384)}
 
 
@@ -25,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="few strings and repeats: a sanity run, not a measurement")
     p.add_argument("--sizes", help="comma-separated token counts (default per suite)")
     p.add_argument("--tokenizers", help=f"comma-separated, from: {', '.join(specs.CATALOG)}")
-    p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed)")
+    p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed; mtok-np in the traffic suite only)")
     p.add_argument("--parts", help=f"parts of the bpe/unigram suites, or none (default {','.join(PARTS)}); "
                                    f"of the traffic suite: {','.join(TRAFFIC_PARTS)} (default all)")
     p.add_argument("--memory-mb", type=int, help="MB of random words of the memory part (default 64, quick 4)")
@@ -95,7 +95,7 @@ def run_encode_suite(suite, args, settings, selected, log, checkpoint=lambda out
     sizes = [int(s) for s in _csv(args.sizes)] if args.sizes else list(DEFAULT_SIZES[suite])
     out = {p: [] for p in parts + (["callgrind"] if args.callgrind else [])}
     for name in _suite_specs(suite, _csv(args.tokenizers)):
-        spec = specs.resolve(name, with_mtok=any(p.name == "mtok" for p in selected))
+        spec = specs.resolve(name, with_mtok=any(p.reads_mtok for p in selected))
         log(f"[{suite}] {name}")
 
         def part(key, fn, *a, **kw):
@@ -145,11 +145,11 @@ def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None
     if unknown:
         raise SystemExit(f"unknown traffic parts {sorted(unknown)}; known: {', '.join(TRAFFIC_PARTS)}")
     if not args.libs:
-        selected = [p for p in selected if p.name in TRAFFIC_LIBS]
+        selected = peers.select([p.name for p in peers.ALL if p.name in TRAFFIC_LIBS and p.available()])
     out = {p: [] for p in parts}
     reps = settings.traffic_repeats
     for name in _suite_specs("traffic", _csv(args.tokenizers)):
-        spec = specs.resolve(name, with_mtok=any(p.name == "mtok" for p in selected))
+        spec = specs.resolve(name, with_mtok=any(p.reads_mtok for p in selected))
         log(f"[traffic] {name}")
         jobs = {"windows": lambda: traffic.run_windows(spec, selected, settings.windows, repeats=reps, log=log),
                 "corpus": lambda: traffic.run_corpus(spec, selected, _corpus_chunks(args.quick), repeats=reps,
@@ -200,7 +200,7 @@ def run_args(args, log=_print) -> dict:
     if missing:
         hint = " (python -m bench --setup-rc3)" if "tokenizers-rc3" in missing else ""
         raise SystemExit(f"not installed: {', '.join(missing)}{hint}")
-    if any(p.name == "mtok" for p in selected):
+    if any(p.reads_mtok for p in selected):
         from .mtok_export import isolate_encoding_cache
 
         isolate_encoding_cache()
@@ -214,7 +214,7 @@ def run_args(args, log=_print) -> dict:
             from . import load_table
 
             names = _suite_specs("load", _csv(args.tokenizers))
-            want_mtok = any(p.name == "mtok" for p in selected)
+            want_mtok = any(p.reads_mtok for p in selected)
             resolved = [specs.resolve(n, with_mtok=want_mtok) for n in names]
             log("[load]")
             results["load"] = {"load": load_table.run(resolved, selected, repeats=settings.load_repeats, log=log)}

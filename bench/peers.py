@@ -1,5 +1,7 @@
 """One adapter per library: which tokenizers it can load, how to load one,
-and the thinnest call of its public API that gives a list of ids.
+and the thinnest call of its public API that gives the ids: a list, or
+for gigatoken and nanotoken a numpy array (their encode's own result;
+mtok-np is mtok's encode_to_numpy, to compare like with like).
 
 Imports of the libraries happen inside the adapters, so this module loads
 anywhere (the tokenizers-1.0 worker venv has none of the other peers).
@@ -24,6 +26,8 @@ class Peer:
     module = ""      # import name, to test availability
     dist = ""        # distribution name, for the version
     remote = False   # runs in a subprocess worker (see rc3.py)
+    reads_mtok = False  # loads the exported .mtok of the spec
+    in_default = True   # run when no --libs are given
     # Imported before a load is timed. None when importing is itself the
     # load (a library that builds its tables at import).
     pre_import = property(lambda self: self.module)
@@ -56,6 +60,7 @@ class Peer:
 
 class Mtok(Peer):
     name, module, dist = "mtok", "mtok", "mtok"
+    reads_mtok = True
 
     def version(self):
         import mtok
@@ -81,6 +86,27 @@ class Mtok(Peer):
     def load_batch(self, spec, threads):
         tok = load_mtok(spec.mtok)
         return lambda texts: tok.encode_batch(texts, add_special_tokens=False, num_threads=threads)
+
+
+class MtokNumpy(Mtok):
+    """mtok's encode_to_numpy: the ids as a uint32 array, as gigatoken's and
+    nanotoken's encode give them. Run when named (--libs), and by default
+    in the traffic suite."""
+
+    name = "mtok-np"
+    in_default = False
+
+    def load(self, spec):
+        import mtok
+
+        if spec.encoding:
+            enc = mtok.get_encoding(spec.encoding)
+            return lambda text: enc.encode_to_numpy(text, disallowed_special=())
+        tok = load_mtok(spec.mtok)
+        return lambda text: tok.encode_to_numpy(text, add_special_tokens=False)
+
+    def load_batch(self, spec, threads):
+        return None  # encode_batch_to_numpy gives one ragged array, not rows
 
 
 def load_mtok(path):
@@ -327,15 +353,16 @@ class Nanotoken(Peer):
         return lambda texts: tok.encode_batch_list(texts, add_special_tokens=False, parallel=threads > 1)
 
 
-ALL = (Mtok(), Tiktoken(), Tokenizers(), TokenizersRc3(), SentencePiece(), Iree(), BpeOpenai(), Kitoken(),
+ALL = (Mtok(), MtokNumpy(), Tiktoken(), Tokenizers(), TokenizersRc3(), SentencePiece(), Iree(), BpeOpenai(), Kitoken(),
        Fastokens(), Gigatoken(), Tokie(), Nanotoken())
 BY_NAME = {p.name: p for p in ALL}
 
 
 def select(names=None):
-    """The peers to run: `names` (all installed ones when None), mtok first."""
+    """The peers to run: `names` (when None, the installed ones that run by
+    default), mtok first."""
     unknown = [n for n in (names or ()) if n not in BY_NAME]
     if unknown:
         raise KeyError(f"unknown libraries {unknown}; known: {', '.join(BY_NAME)}")
-    chosen = [BY_NAME[n] for n in names] if names else [p for p in ALL if p.available()]
+    chosen = [BY_NAME[n] for n in names] if names else [p for p in ALL if p.in_default and p.available()]
     return sorted(chosen, key=lambda p: p.name != "mtok")

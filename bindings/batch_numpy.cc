@@ -7,22 +7,15 @@
 
 #include "mtok/encoding.h"
 #include "errors.h"
+#include "numpy_out.h"
 #include "py_tokenizer.h"
 
 namespace nb = nanobind;
 using mtok_py::EncodeConfig;
 using mtok_py::PyTokenizer;
+using mtok_py::ToNumpy;
 
 namespace {
-
-// A numpy array that owns `data` (moved to the heap, freed with the array).
-template <typename T>
-nb::object ToNumpy(std::vector<T>&& data, std::initializer_list<size_t> shape) {
-  auto* heap = new std::vector<T>(std::move(data));
-  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  std::vector<size_t> dims(shape);
-  return nb::cast(nb::ndarray<nb::numpy, T>(heap->data(), dims.size(), dims.data(), owner));
-}
 
 // Rows into one padded matrix and its attention mask.
 nb::tuple Padded(const std::vector<std::vector<uint32_t>>& rows, const mtok::PaddingParams& p) {

@@ -9,6 +9,7 @@
 
 #include "mtok/memory.h"
 #include "errors.h"
+#include "numpy_out.h"
 #include "mtok/piece_cache.h"
 #include "py_tokenizer.h"
 
@@ -40,9 +41,11 @@ void SetAdded(mtok::EncodeOptions* o, Added added, std::vector<uint32_t> allowed
   o->allowed_ids = std::move(allowed_ids);
 }
 
-// Ids only, no truncation or padding: the fast path.
-nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
-                   Added added_mode, std::vector<uint32_t> allowed_ids, int threads) {
+// Ids only, no truncation or padding: the fast path. `to_python` makes the
+// result from the ids (a scratch vector, reused by the thread's next call).
+template <typename ToPython>
+auto EncodeIdsAs(const PyTokenizer& self, nb::handle text, bool add_special, Added added_mode,
+                       std::vector<uint32_t> allowed_ids, int threads, ToPython to_python) {
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));
@@ -54,9 +57,25 @@ nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special,
     st = self.tok->EncodeIds(s, opt, &ids);
   }
   mtok_py::Check(st);
-  nb::list out = self.id_objects->List(ids);
+  auto out = to_python(ids);
   mtok::TrimScratch(ids);
   return out;
+}
+
+nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special, Added added_mode,
+                   std::vector<uint32_t> allowed_ids, int threads) {
+  return EncodeIdsAs(self, text, add_special, added_mode, std::move(allowed_ids), threads,
+                     [&](const std::vector<uint32_t>& ids) { return self.id_objects->List(ids); });
+}
+
+// The same ids as a uint32 numpy array: no Python int per id.
+nb::object EncodeIdsNumpy(const PyTokenizer& self, nb::handle text, bool add_special, Added added_mode,
+                          std::vector<uint32_t> allowed_ids, int threads) {
+  return EncodeIdsAs(self, text, add_special, added_mode, std::move(allowed_ids), threads,
+                     [](const std::vector<uint32_t>& ids) {
+                       const size_t n = ids.size();
+                       return mtok_py::ToNumpy(std::vector<uint32_t>(ids), {n});
+                     });
 }
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,
@@ -245,6 +264,9 @@ void bind_tokenizer(nb::module_& m) {
       .def("encode", &EncodeIds, nb::arg("text"), nb::arg("add_special_tokens"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
            nb::arg("threads") = 1, "Ids of a str or UTF-8 bytes; a long text on up to `threads` threads.")
+      .def("encode_numpy", &EncodeIdsNumpy, nb::arg("text"), nb::arg("add_special_tokens"),
+           nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
+           nb::arg("threads") = 1, "encode()'s ids as a 1-D uint32 numpy array that owns them.")
       .def("encode_full", &EncodeFull, nb::arg("text"), nb::arg("pair").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),

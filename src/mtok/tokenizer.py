@@ -191,6 +191,19 @@ class Tokenizer(HFSurface):
         enc = with_clean_text(self._native.encode_full, text, pair, add, config, bool(return_encoding))
         return enc if return_encoding else enc.ids
 
+    def encode_to_numpy(self, text, add_special_tokens: bool = True, *, num_threads: int = None):
+        """:meth:`encode`'s ids of `text` as a 1-D ``uint32`` numpy array that
+        wraps the native buffer: no Python int per id, which is most of the
+        cost of returning a list for a text made only of cached words.
+        Truncation and padding set on this object apply, as in encode()."""
+        add = True if add_special_tokens else False
+        if self._settings.native is not None:
+            import numpy as np
+
+            return np.asarray(self.encode(text, add_special_tokens=add), dtype=np.uint32)
+        threads = 1 if len(text) < _SPLIT_MIN_CHARS else _threads(num_threads)
+        return with_clean_text(self._native.encode_numpy, text, add, threads=threads)
+
     def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None,
                      return_encoding: bool = False) -> list:
         """Encodes many texts (or ``(text, pair)`` tuples) on native threads,

@@ -84,11 +84,10 @@ class Encoding:
         return self._native_encode(text, *self._special_mode(text, allowed_special, disallowed_special))
 
     def encode_to_numpy(self, text: str, *, allowed_special=frozenset(), disallowed_special="all"):
-        """encode() as a numpy uint32 array."""
-        import numpy as np
-
-        return np.asarray(self.encode(text, allowed_special=allowed_special,
-                                      disallowed_special=disallowed_special), dtype=np.uint32)
+        """encode() as a 1-D numpy uint32 array over the native buffer (no
+        Python int per id)."""
+        mode, ids = self._special_mode(text, allowed_special, disallowed_special)
+        return with_clean_text(self._tokenizer._native.encode_numpy, text, False, mode, ids)
 
     def encode_ordinary_batch(self, text, *, num_threads: int = 8) -> list:
         """encode_ordinary() over a list, on native threads."""
