@@ -1,14 +1,20 @@
 """Instructions per unique window, from callgrind.
 
 ``PYTHONPATH=src:tests python -m bench.callgrind_windows [--tokenizers a,b]
-[--libs mtok,fastokens] [--size 2048] [--n 50] [--warm 0]``
+[--libs mtok,fastokens] [--size 2048] [--n 50] [--warm 0] [--seen] [--cache-sim]``
 
 Each library runs in a fresh process under valgrind twice: it loads the
 tokenizer, encodes a short warm-up string and `--warm` windows (every other
 window of the mixed corpus text, as the traffic suite's untimed half), then
 N windows of the other half (each once: unique to the process), and the
 same with N = 0. The difference over N is the cost of one first-seen
-window, Python call included. ``--collect DIR`` keeps both runs' callgrind
+window, Python call included. With ``--seen`` the N windows are warm-up
+windows encoded again (every pre-token a cache hit): unique minus seen is
+what a window's first-seen pre-tokens cost. ``--cache-sim`` adds
+callgrind's cache simulation, ``--d1`` its first-level size (say 1 MB,
+this machine's L2; valgrind 3.19 sizes the last level from the CPU here
+and ignores --LL).
+``--collect DIR`` keeps both runs' callgrind
 files (DIR/<tokenizer>.<lib>.<N>.out, for callgrind_annotate).
 
 Driver side: ``python -m bench.callgrind_windows --drive LIB SPEC.json
@@ -45,7 +51,7 @@ def _drive(argv) -> int:
     return 0
 
 
-def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False):
+def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, caches=()):
     with tempfile.TemporaryDirectory(prefix="mtok-cgw-") as tmp:
         spec_path, texts_path = os.path.join(tmp, "spec.json"), os.path.join(tmp, "texts.json")
         with open(spec_path, "w", encoding="utf-8") as f:
@@ -58,7 +64,7 @@ def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False):
         totals = []
         for reps in (n, 0):
             out = os.path.join(tmp, f"callgrind.{reps}.out")
-            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + (["--cache-sim=yes", "--branch-sim=yes"] if cache_sim else []) + driver + [str(reps)]
+            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + (["--cache-sim=yes", "--branch-sim=yes", *caches] if cache_sim else []) + driver + [str(reps)]
             proc = subprocess.run(cmd, env=env, cwd=str(REPO), capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError(f"{lib} under callgrind exited {proc.returncode}: "
@@ -81,6 +87,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--warm", type=int, default=0)
     ap.add_argument("--cache-sim", action="store_true", help="also simulate the caches (slower; see the kept files)")
+    ap.add_argument("--d1", default=None, help="simulated D1 cache as size,assoc,line (e.g. 1048576,16,64)")
+    ap.add_argument("--seen", action="store_true", help="time warm-up windows again (all hits) instead of unique ones")
     ap.add_argument("--collect", default=None, help="folder for the N runs' callgrind files")
     args = ap.parse_args(argv)
 
@@ -94,6 +102,11 @@ def main(argv=None) -> int:
     step = max(1, len(timed_all) // args.n)
     timed = timed_all[::step][:args.n]
     warm = warm_all[::max(1, len(warm_all) // args.warm)][:args.warm] if args.warm else []
+    if args.seen:
+        if len(warm) < len(timed):
+            raise SystemExit("--seen times warm-up windows again: give --warm at least --n")
+        timed = warm[:len(timed)]
+    caches = [f"--D1={args.d1}"] if args.d1 else []
     for name in args.tokenizers.split(","):
         spec = resolve(name)
         base = None
@@ -103,7 +116,7 @@ def main(argv=None) -> int:
                 continue
             keep = os.path.join(args.collect, f"{name}.{lib}") if args.collect else None
             ir = count(lib, spec, warm, timed, len(timed), python=str(rc3.PYTHON) if p.remote else None, keep=keep,
-                       cache_sim=args.cache_sim)
+                       cache_sim=args.cache_sim, caches=caches)
             base = base or (ir if lib == "mtok" else None)
             ratio = f" ({ir / base:.2f}x mtok)" if base and lib != "mtok" else ""
             print(f"{name} {lib}: {ir / 1e3:,.0f}K instructions per {args.size} B window"

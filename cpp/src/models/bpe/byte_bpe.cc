@@ -223,7 +223,9 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
       else rank_too_large = true;
     }
   };
-  for (size_t i = n - 1; i < merge_key::RoundUp4(n); ++i) key[i] = merge_key::kNone;
+  const bool fixed_scan = n <= merge_key::kFixedScan;
+  const size_t scanned = fixed_scan ? merge_key::kFixedScan : merge_key::RoundUp4(n);
+  for (size_t i = n - 1; i < scanned; ++i) key[i] = merge_key::kNone;
   for (size_t i = 0; i + 1 < n; ++i) {
     // Two raw bytes (a folded character is longer): the byte-pair table.
     uint32_t rank;
@@ -243,7 +245,8 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
   }
   // Part 0 is never merged away (a merge removes its right symbol), so
   // the list always starts there.
-  for (uint32_t k; (k = merge_key::Lowest(key, n)) != merge_key::kNone;) {
+  auto lowest = [&] { return fixed_scan ? merge_key::Lowest16(key) : merge_key::Lowest(key, n); };
+  for (uint32_t k; (k = lowest()) != merge_key::kNone;) {
     const size_t best = merge_key::Position(k), gone = parts[best].next, after = parts[gone].next;
     parts[best].id = parts[best].merged;
     parts[best].next = static_cast<uint8_t>(after);

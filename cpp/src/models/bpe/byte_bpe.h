@@ -87,7 +87,7 @@ class ByteBpe {
   // piece's end) in place; returns false when a rank is
   // too large for a merge key (the parts are then of no use, and
   // MergeLarge does the word from its bytes). key[i] is part i's merge key
-  // (merge_key.h), filled here: it holds RoundUp4(n) values.
+  // (merge_key.h), filled here: it holds max(RoundUp4(n), kFixedScan) values.
   bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const;
   // The merge loop alone, for a pre-token of 2 bytes or more.
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;

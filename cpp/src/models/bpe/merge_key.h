@@ -46,4 +46,23 @@ inline uint32_t Lowest(const uint32_t* keys, size_t n) {
   return m;
 }
 
+// Keys a word of up to this many symbols is scanned over (those past n
+// kNone): a fixed 16, so the scan has no loop whose exit depends on the
+// word's length (mispredicted about once a scan).
+constexpr size_t kFixedScan = 16;
+
+// min(keys[0, kFixedScan)).
+inline uint32_t Lowest16(const uint32_t* keys) {
+#if defined(__SSE2__)
+  const float* f = reinterpret_cast<const float*>(keys);
+  __m128 m = _mm_min_ps(_mm_min_ps(_mm_loadu_ps(f), _mm_loadu_ps(f + 4)),
+                        _mm_min_ps(_mm_loadu_ps(f + 8), _mm_loadu_ps(f + 12)));
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, 0x4E));
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, 0xB1));
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_castps_si128(m)));
+#else
+  return Lowest(keys, kFixedScan);
+#endif
+}
+
 }  // namespace mtok::merge_key
