@@ -45,7 +45,7 @@ void SetAdded(mtok::EncodeOptions* o, Added added, std::vector<uint32_t> allowed
 // result from the ids (a scratch vector, reused by the thread's next call).
 template <typename ToPython>
 auto EncodeIdsAs(const PyTokenizer& self, nb::handle text, bool add_special, Added added_mode,
-                       std::vector<uint32_t> allowed_ids, int threads, ToPython to_python) {
+                 std::vector<uint32_t> allowed_ids, int threads, ToPython to_python) {
   std::string_view s = mtok_py::ViewText(text);
   mtok::EncodeOptions opt = mtok_py::MakeOptions(add_special, nullptr, false);
   SetAdded(&opt, added_mode, std::move(allowed_ids));

@@ -7,8 +7,8 @@ import os
 
 from . import _native
 # With mtok, not inside from_file: every load from a source (and of a
-# built-in encoding) needs it, and the import was a sixth of a small .model's
-# first load.
+# built-in encoding) needs it, and importing it there made the first load
+# from a small .model pay for it.
 from .cache import load_source
 from .errors import MtokError
 from .hf.surface import HFSurface
@@ -193,8 +193,7 @@ class Tokenizer(HFSurface):
 
     def encode_to_numpy(self, text, add_special_tokens: bool = True, *, num_threads: int = None):
         """:meth:`encode`'s ids of `text` as a 1-D ``uint32`` numpy array that
-        wraps the native buffer: no Python int per id, which is most of the
-        cost of returning a list for a text made only of cached words.
+        owns the native buffer: no Python int and no list slot per id.
         Truncation and padding set on this object apply, as in encode()."""
         add = True if add_special_tokens else False
         if self._settings.native is not None:
