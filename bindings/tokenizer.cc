@@ -71,11 +71,7 @@ nb::list EncodeIds(const PyTokenizer& self, nb::handle text, bool add_special, A
 // The same ids as a uint32 numpy array: no Python int per id.
 nb::object EncodeIdsNumpy(const PyTokenizer& self, nb::handle text, bool add_special, Added added_mode,
                           std::vector<uint32_t> allowed_ids, int threads) {
-  return EncodeIdsAs(self, text, add_special, added_mode, std::move(allowed_ids), threads,
-                     [](const std::vector<uint32_t>& ids) {
-                       const size_t n = ids.size();
-                       return mtok_py::ToNumpy(std::vector<uint32_t>(ids), {n});
-                     });
+  return EncodeIdsAs(self, text, add_special, added_mode, std::move(allowed_ids), threads, mtok_py::IdsArray);
 }
 
 mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle pair,

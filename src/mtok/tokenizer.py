@@ -35,6 +35,8 @@ def default_threads() -> int:
 # mtok/tokenizer.h); a str of fewer characters than a quarter of that has
 # fewer bytes.
 _SPLIT_MIN_CHARS = _native.SPLIT_MIN_BYTES // 4
+# The native encode's defaults, passed by position (no keyword lookup).
+_ADDED_ALL, _NO_IDS = _native.AddedTokens.ALL, ()
 
 
 def _threads(num_threads) -> int:
@@ -192,16 +194,20 @@ class Tokenizer(HFSurface):
         return enc if return_encoding else enc.ids
 
     def encode_to_numpy(self, text, add_special_tokens: bool = True, *, num_threads: int = None):
-        """:meth:`encode`'s ids of `text` as a 1-D ``uint32`` numpy array that
-        owns the native buffer: no Python int and no list slot per id.
-        Truncation and padding set on this object apply, as in encode()."""
+        """:meth:`encode`'s ids of `text` as a 1-D, writable ``uint32`` numpy
+        array, made from the native ids in one copy: no Python int and no
+        list slot per id. Truncation and padding set on this object apply,
+        as in encode()."""
         add = True if add_special_tokens else False
         if self._settings.native is not None:
             import numpy as np
 
             return np.asarray(self.encode(text, add_special_tokens=add), dtype=np.uint32)
         threads = 1 if len(text) < _SPLIT_MIN_CHARS else _threads(num_threads)
-        return with_clean_text(self._native.encode_numpy, text, add, threads=threads)
+        try:  # with_clean_text inlined, as in encode()
+            return self._native.encode_numpy(text, add, _ADDED_ALL, _NO_IDS, threads)
+        except UnicodeEncodeError:
+            return retry_clean(self._native.encode_numpy, text, add, _ADDED_ALL, _NO_IDS, threads)
 
     def encode_batch(self, texts, add_special_tokens: bool = True, *, num_threads: int = None,
                      return_encoding: bool = False) -> list:

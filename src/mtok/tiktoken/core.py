@@ -84,8 +84,8 @@ class Encoding:
         return self._native_encode(text, *self._special_mode(text, allowed_special, disallowed_special))
 
     def encode_to_numpy(self, text: str, *, allowed_special=frozenset(), disallowed_special="all"):
-        """encode() as a 1-D numpy uint32 array over the native buffer (no
-        Python int per id)."""
+        """encode() as a 1-D numpy uint32 array, made from the native ids in
+        one copy (no Python int per id)."""
         mode, ids = self._special_mode(text, allowed_special, disallowed_special)
         return with_clean_text(self._tokenizer._native.encode_numpy, text, False, mode, ids)
 

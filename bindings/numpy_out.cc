@@ -1,0 +1,26 @@
+#include "numpy_out.h"
+
+namespace nb = nanobind;
+
+namespace mtok_py {
+
+nb::object IdsArray(const std::vector<uint32_t>& ids) {
+  // Looked up once and kept for the life of the process (never released:
+  // a static object's destructor would run after the interpreter is gone).
+  static PyObject* const frombuffer = [] {
+    nb::module_ np = nb::module_::import_("numpy");
+    return nb::object(np.attr("frombuffer")).release().ptr();
+  }();
+  static PyObject* const uint32 = [] {
+    nb::module_ np = nb::module_::import_("numpy");
+    return nb::object(np.attr("dtype")("uint32")).release().ptr();
+  }();
+  nb::object bytes = nb::steal(PyByteArray_FromStringAndSize(reinterpret_cast<const char*>(ids.data()),
+                                                             static_cast<Py_ssize_t>(ids.size() * sizeof(uint32_t))));
+  if (!bytes.is_valid()) throw nb::python_error();
+  PyObject* array = PyObject_CallFunctionObjArgs(frombuffer, bytes.ptr(), uint32, nullptr);
+  if (array == nullptr) throw nb::python_error();
+  return nb::steal(array);
+}
+
+}  // namespace mtok_py
