@@ -184,9 +184,9 @@ class Tokenizer(HFSurface):
             else:
                 threads = _threads(num_threads)
             try:
-                return self._native.encode(text, add, threads=threads)
+                return self._native.encode(text, add, _ADDED_ALL, _NO_IDS, threads)
             except UnicodeEncodeError:
-                return retry_clean(self._native.encode, text, add, threads=threads)
+                return retry_clean(self._native.encode, text, add, _ADDED_ALL, _NO_IDS, threads)
         if isinstance(pair, bool):
             raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
         add = bool(add_special_tokens)
