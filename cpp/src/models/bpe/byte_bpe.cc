@@ -248,6 +248,9 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
   auto lowest = [&] { return fixed_scan ? merge_key::Lowest16(key) : merge_key::Lowest(key, n); };
   for (uint32_t k; (k = lowest()) != merge_key::kNone;) {
     const size_t best = merge_key::Position(k), gone = parts[best].next, after = parts[gone].next;
+    // The two pairs the merge makes, fetched while the list is relinked.
+    if (after < n) memo.Prefetch(parts[best].merged, parts[after].id);
+    if (best > 0) memo.Prefetch(parts[parts[best].prev].id, parts[best].merged);
     parts[best].id = parts[best].merged;
     parts[best].next = static_cast<uint8_t>(after);
     if (after < n) parts[after].prev = static_cast<uint8_t>(best);
