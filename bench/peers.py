@@ -97,6 +97,8 @@ class MtokNumpy(Mtok):
     in_default = False
 
     def load(self, spec):
+        import numpy  # noqa: F401  (imported by the first call otherwise: inside a timed cold pass)
+
         import mtok
 
         if spec.encoding:

@@ -202,7 +202,7 @@ class Tokenizer(HFSurface):
         if self._settings.native is not None:
             import numpy as np
 
-            return np.asarray(self.encode(text, add_special_tokens=add), dtype=np.uint32)
+            return np.asarray(self.encode(text, add_special_tokens=add, num_threads=num_threads), dtype=np.uint32)
         threads = 1 if len(text) < _SPLIT_MIN_CHARS else _threads(num_threads)
         try:  # with_clean_text inlined, as in encode()
             return self._native.encode_numpy(text, add, _ADDED_ALL, _NO_IDS, threads)
