@@ -1,7 +1,7 @@
 // Content digests for the on-disk cache of converted tokenizers
 // (src/mtok/cache.py): its keys and its check of an entry's bytes.
 //
-// 64 bits: std::hash of each 64 KB block, then of the blocks' hashes and
+// 64 bits: Hash64 of each 64 KB block, then of the blocks' hashes and
 // the size, so a file is hashed through one small buffer and gives what
 // its bytes in memory give. A key only finds an entry (see cache.py), so
 // an accidental collision is what matters: about n^2 / 2^65 for n
@@ -16,7 +16,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,10 +33,49 @@ namespace {
 // Small enough to come from the heap, not a fresh mapping faulted in at each call.
 constexpr size_t kBlock = 64 << 10;
 
+inline uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+inline uint64_t Load64(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+constexpr uint64_t kP1 = 0x9E3779B185EBCA87ULL, kP2 = 0xC2B2AE3D27D4EB4FULL, kP3 = 0x165667B19E3779F9ULL;
+inline uint64_t Round(uint64_t acc, uint64_t w) { return Rotl(acc + w * kP2, 31) * kP1; }
+
+// A 64-bit hash of bytes: four independent lanes over 32-byte stripes, so
+// the multiplies overlap instead of waiting on one serial chain as
+// std::hash's do, then the tail and a final avalanche.
+uint64_t Hash64(std::string_view s) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  uint64_t h;
+  if (s.size() >= 32) {
+    uint64_t a = kP1 + kP2, b = kP2, c = 0, d = 0 - kP1;
+    for (; end - p >= 32; p += 32) {
+      a = Round(a, Load64(p));
+      b = Round(b, Load64(p + 8));
+      c = Round(c, Load64(p + 16));
+      d = Round(d, Load64(p + 24));
+    }
+    h = Rotl(a, 1) + Rotl(b, 7) + Rotl(c, 12) + Rotl(d, 18);
+    for (uint64_t lane : {a, b, c, d}) h = (h ^ Round(0, lane)) * kP1 + kP3;
+  } else {
+    h = kP3;
+  }
+  h += s.size();
+  for (; end - p >= 8; p += 8) h = Rotl(h ^ Round(0, Load64(p)), 27) * kP1 + kP3;
+  for (; p < end; ++p) h = Rotl(h ^ (static_cast<uint8_t>(*p) * kP3), 11) * kP1;
+  h ^= h >> 33;
+  h *= kP2;
+  h ^= h >> 29;
+  h *= kP3;
+  return h ^ (h >> 32);
+}
+
 class Digest {
  public:
   void Block(std::string_view block) {
-    const uint64_t h = std::hash<std::string_view>{}(block);
+    const uint64_t h = Hash64(block);
     hashes_.append(reinterpret_cast<const char*>(&h), sizeof h);
     size_ += block.size();
   }
@@ -44,7 +83,7 @@ class Digest {
     hashes_.append(reinterpret_cast<const char*>(&size_), sizeof size_);
     char out[17];
     std::snprintf(out, sizeof out, "%016llx",
-                  static_cast<unsigned long long>(std::hash<std::string_view>{}(hashes_)));
+                  static_cast<unsigned long long>(Hash64(hashes_)));
     return out;
   }
 

@@ -1,13 +1,14 @@
 """The on-disk cache of converted tokenizers: a tokenizer.json, .model or
 .tiktoken file is converted once, and later loads map the cached .mtok.
 
-Layout under the cache folder (``$MTOK_CACHE_DIR``, default
+Layout of the cache folder (``$MTOK_CACHE_DIR``, default
 ``$XDG_CACHE_HOME/mtok`` or ``~/.cache/mtok``; ``MTOK_CACHE_DIR=off``
-switches the cache off)::
+switches the cache off), flat, as a subfolder made at a first load cost
+more than writing the entry::
 
-    entries/<key>.<digest>.mtok  the converted file, named with the digest of its bytes
-    sources/<id>.json            a source's files and their stat -> its key, and
-                                 the entry file it gave and that file's stat
+    <key>.<digest>.mtok  the converted file, named with the digest of its bytes
+    <id>.source.json     a source's files and their stat -> its key, and
+                         the entry file it gave and that file's stat
 
 The key is the digest of the converter's version, the conversion options
 and the digest of every file conversion reads (the source, and
@@ -16,7 +17,7 @@ it). Digests are the native core's (``_native.digest``: 64 bits, 7 GB/s
 here, and nothing to import). The key finds a cache entry, it guards
 nothing: a file made to collide with another could only come from whoever
 supplies the tokenizer files in the first place. Hashing a large source
-still costs a first load, so a later load takes the key from ``sources/``
+still costs a first load, so a later load takes the key from its record
 when every file's (size, mtime, ctime, inode, device) is what it was when
 the key was computed, and the record was written more than two seconds
 after the files last changed (so that an edit within one timestamp tick of
@@ -27,7 +28,8 @@ with it), or else its bytes have the digest in its name (a copied,
 touched, truncated or overwritten entry, or one whose record is lost; a
 check for damage, not for an attacker who can write the folder);
 the .mtok loader then validates its structure. Anything else is rebuilt.
-A first load writes two files, the entry and its record. Files are
+A first load writes the entry, and its record when the files are large
+(RECORD_MIN_BYTES; else the next load does). Files are
 written under a temporary name and renamed, so concurrent writers never
 leave a torn file. A cache folder that cannot be
 written (read-only, full, missing) costs the conversion, with one warning.
@@ -50,6 +52,10 @@ DEFAULT_MAX_MB = 2048
 # Files beside a source that conversion reads (chat templates, special tokens).
 SIDE_FILES = ("tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja")
 SETTLE_NS = 2_000_000_000  # coarsest file timestamp granularity (FAT: 2 s)
+ENTRY_SUFFIX = ".mtok"
+RECORD_SUFFIX = ".source.json"
+# Where versions before the flat layout kept entries and records (clear() empties them).
+OLD_SUBFOLDERS = ("entries", "sources")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _warned = set()
 
@@ -74,13 +80,16 @@ def max_bytes() -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def converter_fingerprint() -> str:
+def converter_fingerprint(native_only: bool = False) -> str:
     """Identifies the code that turns a source into .mtok bytes: the package
-    version and the size and mtime of the converter's and writer's modules
-    and the native module (stat only: reading them would cost the budget of
-    a cached load)."""
+    version and the size and mtime of the native module and, unless
+    `native_only` (a conversion the native core does whole, which no Python
+    module shapes), of the converter's and writer's modules (stat only:
+    reading them would cost the budget of a cached load)."""
     from . import __version__
 
+    if native_only:
+        return _native.files_fingerprint(__version__ + ":native", [_native.__file__], [], ".py")
     files = [_native.__file__, os.path.join(_PACKAGE_DIR, "chat", "files.py")]
     folders = [os.path.join(_PACKAGE_DIR, f) for f in ("convert", "format")]  # subpackages too
     return _native.files_fingerprint(__version__, files, folders, ".py")
@@ -98,7 +107,7 @@ def _stat(path):
 def _digest(path, data: bytes = None) -> str:
     """The named digest of a file's content, or of `data` when its bytes
     were read already (the name: a change of algorithm never reuses a key)."""
-    return "d64:" + (_native.digest_file(path) if data is None else _native.digest(data))
+    return "h64:" + (_native.digest_file(path) if data is None else _native.digest(data))
 
 
 def _read_json(path):
@@ -168,7 +177,7 @@ def source_files(source: str) -> list:
 
 
 class Lookup:
-    """Where a load finds its entry: the key, and the record (``sources/``)
+    """Where a load finds its entry: the key, and the record (``.source.json``)
     that remembers which entry file the key last gave and its stat."""
 
     def __init__(self, record_path: str, files: list, stats, key: str, record, source_bytes=None):
@@ -181,7 +190,7 @@ class Lookup:
 
 
 def _record_path(folder: str, tag: str) -> str:
-    return os.path.join(folder, "sources", _native.digest(tag.encode()) + ".json")
+    return os.path.join(folder, _native.digest(tag.encode()) + RECORD_SUFFIX)
 
 
 def _read_whole(path: str) -> bytes:
@@ -189,16 +198,18 @@ def _read_whole(path: str) -> bytes:
         return f.read()
 
 
-def source_lookup(folder: str, source: str, options: dict, read_source: bool = False) -> Lookup:
+def source_lookup(folder: str, source: str, options: dict, read_source: bool = False,
+                  native_only: bool = False) -> Lookup:
     """The lookup of converting `source` with `options` (see the module
     docstring for the stat fast path). `read_source`: when the key must be
     computed, read the source whole and keep its bytes on the lookup, for a
     converter that takes them (read once, not once to hash and once to
-    convert)."""
+    convert). `native_only`: the converter is the native core alone (see
+    converter_fingerprint)."""
     source = os.path.abspath(source)
     files = source_files(source)
     stats = [_stat(p) for p in files]
-    tag = json.dumps([converter_fingerprint(), source, sorted(options.items())])
+    tag = json.dumps([converter_fingerprint(native_only), source, sorted(options.items())])
     record_path = _record_path(folder, tag)
     record = _read_json(record_path)
     if record and record.get("files") == [[p, s] for p, s in zip(files, stats)] \
@@ -213,9 +224,9 @@ def source_lookup(folder: str, source: str, options: dict, read_source: bool = F
     return Lookup(record_path, files, stats if [_stat(p) for p in files] == stats else None, key, None, data)
 
 
-def source_key(folder: str, source: str, options: dict) -> str:
+def source_key(folder: str, source: str, options: dict, native_only: bool = False) -> str:
     """The cache key of converting `source` with `options`."""
-    return source_lookup(folder, source, options).key
+    return source_lookup(folder, source, options, native_only=native_only).key
 
 
 def key_lookup(folder: str, key: str) -> Lookup:
@@ -234,16 +245,21 @@ def _settled(recorded, stats) -> bool:
 
 def entry_path(folder: str, key: str, digest: str) -> str:
     """An entry's file: its key, then the digest of its bytes."""
-    return os.path.join(folder, "entries", f"{key}.{digest}.mtok")
+    return os.path.join(folder, f"{key}.{digest}{ENTRY_SUFFIX}")
+
+
+def _size(data) -> int:
+    return memoryview(data).nbytes
 
 
 def _recorded_entry(folder: str, lk: Lookup):
     """The entry the record names when its stat is the one recorded (the
     file as written, or as last checked), else None."""
     name = lk.record.get("entry") if lk.record else None
-    if not isinstance(name, str) or not name.startswith(lk.key + ".") or os.sep in name:
+    if not isinstance(name, str) or not name.startswith(lk.key + ".") or not name.endswith(ENTRY_SUFFIX) \
+            or os.sep in name:
         return None
-    path = os.path.join(folder, "entries", name)
+    path = os.path.join(folder, name)
     try:
         st = _stat(path)
     except OSError:  # the folder is not one (a file in its place, no permission)
@@ -254,17 +270,16 @@ def _recorded_entry(folder: str, lk: Lookup):
 def lookup(folder: str, key: str):
     """The path of an entry for `key` whose bytes have the digest its name
     gives, or None."""
-    d = os.path.join(folder, "entries")
     try:
-        names = sorted(os.listdir(d))
+        names = sorted(os.listdir(folder))
     except OSError:
         return None
     prefix = key + "."
     for name in names:
-        if name.startswith(prefix) and name.endswith(".mtok"):
-            path = os.path.join(d, name)
+        if name.startswith(prefix) and name.endswith(ENTRY_SUFFIX):
+            path = os.path.join(folder, name)
             try:
-                if _native.digest_file(path) == name[len(prefix):-len(".mtok")]:
+                if _native.digest_file(path) == name[len(prefix):-len(ENTRY_SUFFIX)]:
                     return path
             except OSError:
                 continue
@@ -302,11 +317,18 @@ def _remember(lk: Lookup, path: str, source: str) -> None:
         pass
 
 
+# A first load writes the record of its entry only when the files a later
+# load would hash without it (the sources and the entry) are this large;
+# below, the record costs more than the hashing it spares, and the first
+# later load, which finds the entry by its digest, writes it.
+RECORD_MIN_BYTES = 2 << 20
+
+
 def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     """The tokenizer for `lk`: its cached entry mapped in place, or
-    ``build(lk.source_bytes)``'s .mtok bytes, stored for next time. No
-    failure of the cache changes what is loaded: an entry that does not load
-    is rebuilt.
+    ``build(lk.source_bytes)``'s .mtok bytes, stored for next time (see
+    RECORD_MIN_BYTES for when its record is written). No failure of the
+    cache changes what is loaded: an entry that does not load is rebuilt.
     `tokenizer` is the class to load with (mtok.Tokenizer, passed in: the
     cache sits below the class that uses it, so it does not import it)."""
     Tokenizer = tokenizer
@@ -324,7 +346,8 @@ def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     if path is not None:
         try:
             tok = Tokenizer._from_mtok_file(path)
-            _remember(lk, path, source)
+            if _size(data) + sum(st[0] for st in lk.stats or () if st) >= RECORD_MIN_BYTES:
+                _remember(lk, path, source)
             return tok
         except FormatError:
             try:  # the conversion's own bytes do not load: from_bytes reports why
@@ -334,37 +357,57 @@ def load(folder: str, lk: Lookup, build, *, source: str, tokenizer):
     return Tokenizer.from_bytes(data)
 
 
+# A conversion whose file is smaller leaves too little freed heap for
+# malloc_trim's walk of it to pay (RSS after such loads: bench/README).
+TRIM_MIN_BYTES = 4 << 20
+
+
+def _trim_after(size: int) -> None:
+    """Returns what a conversion freed to the system when it was large
+    (glibc keeps it otherwise); `size`: its file's."""
+    if size >= TRIM_MIN_BYTES:
+        _native.trim_heap()
+
+
 def load_source(source: str, options: dict, build, *, tokenizer, enabled: bool = True,
-                read_source: bool = False):
+                read_source: bool = False, native_only: bool = False):
     """The tokenizer converted from a source file by ``build(source_bytes)``,
     through the cache unless it is off (`enabled` False or
     ``MTOK_CACHE_DIR=off``). `source_bytes` is the source as read to hash it
-    when `read_source` is set (see source_lookup), else None."""
+    when `read_source` is set (see source_lookup), else None.
+    `native_only`: `build` is the native core alone, so the key names its
+    code only; such a build raises rather than fall back to Python code."""
     folder = cache_dir() if enabled else None
     if folder is None:
-        tok = tokenizer.from_bytes(build(None))
-        _native.trim_heap()  # glibc keeps what the conversion freed
+        data = build(None)
+        tok, size = tokenizer.from_bytes(data), _size(data)
+        del data
+        _trim_after(size)
         return tok
     try:
-        lk = source_lookup(folder, source, options, read_source)
+        lk = source_lookup(folder, source, options, read_source, native_only)
     except OSError as e:
         raise FormatError(f"{e.filename or source}: {e.strerror or e}") from None
-    built = []
-    tok = load(folder, lk, lambda data: built.append(1) or build(data), source=os.path.abspath(source),
-               tokenizer=tokenizer)
+    built = []  # the size of the file converted, if any
+
+    def convert(source_bytes):
+        data = build(source_bytes)
+        built.append(_size(data))
+        return data
+
+    tok = load(folder, lk, convert, source=os.path.abspath(source), tokenizer=tokenizer)
     if built:
-        _native.trim_heap()
+        _trim_after(built[0])
     return tok
 
 
 def entries(folder: str) -> list:
     """[(name, path, size, mtime ns)] of the entries, oldest first."""
-    d = os.path.join(folder, "entries")
     out = []
     try:
-        with os.scandir(d) as it:
+        with os.scandir(folder) as it:
             for e in it:
-                if e.name.endswith(".mtok"):
+                if e.name.endswith(ENTRY_SUFFIX):
                     try:
                         st = e.stat()
                     except OSError:
@@ -380,11 +423,11 @@ def entry_sources(folder: str) -> dict:
     """Entry file name -> the sources whose records name it (for `mtok cache info`)."""
     out = {}
     try:
-        names = os.listdir(os.path.join(folder, "sources"))
+        names = [n for n in os.listdir(folder) if n.endswith(RECORD_SUFFIX)]
     except OSError:
         return out
     for name in names:
-        record = _read_json(os.path.join(folder, "sources", name))
+        record = _read_json(os.path.join(folder, name))
         if record and isinstance(record.get("entry"), str):
             out.setdefault(record["entry"], []).append(str(record.get("source", "?")))
     return out
@@ -412,17 +455,18 @@ def prune(folder: str, limit: int, keep: str = None) -> list:
 
 
 def clear(folder: str) -> tuple:
-    """Removes every entry and source record (and the .mtok files earlier
-    versions kept at the top of the folder): (files removed, bytes freed)."""
+    """Removes every entry and source record (and those earlier versions
+    kept in subfolders): (files removed, bytes freed). Other files in the
+    folder are left alone."""
     count = freed = 0
-    for sub in ("entries", "sources", ""):
+    for sub in OLD_SUBFOLDERS + ("",):
         d = os.path.join(folder, sub)
         try:
             names = os.listdir(d)
         except OSError:
             continue
         for name in names:
-            if not sub and not name.endswith(".mtok"):
+            if not name.endswith((ENTRY_SUFFIX, RECORD_SUFFIX) if not sub else (ENTRY_SUFFIX, ".json")):
                 continue
             p = os.path.join(d, name)
             try:
@@ -432,4 +476,9 @@ def clear(folder: str) -> tuple:
                 continue
             count += 1
             freed += size
+        if sub:
+            try:  # empty now, unless it holds something else
+                os.rmdir(d)
+            except OSError:
+                pass
     return count, freed

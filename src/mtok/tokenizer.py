@@ -94,7 +94,7 @@ class Tokenizer(HFSurface):
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
-        from .convert import resolve_source, to_mtok_buffer
+        from .convert import NativeDeclined, native_sp_buffer, resolve_source, to_mtok_buffer
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
@@ -102,11 +102,19 @@ class Tokenizer(HFSurface):
         if kind == "mtok":
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
-        # A .model without options is read whole by the native writer: the
-        # cache reads it once, to hash it, and hands the bytes over.
-        native_model = kind == "sentencepiece" and not (add_bos or add_eos)
-        tok = load_source(path, options, lambda data: to_mtok_buffer(path, source_bytes=data, **options),
-                          tokenizer=cls, enabled=cache, read_source=native_model)
+        tok = None
+        if kind == "sentencepiece" and not (add_bos or add_eos):
+            # Written whole by the native core: the cache reads the .model
+            # once, to hash it, and hands the bytes over; the key names the
+            # native code only. A file it declines goes the Python way below.
+            try:
+                tok = load_source(path, options, lambda data: native_sp_buffer(path, data), tokenizer=cls,
+                                  enabled=cache, read_source=True, native_only=True)
+            except NativeDeclined:
+                pass
+        if tok is None:
+            tok = load_source(path, options, lambda data: to_mtok_buffer(path, source_bytes=data, **options),
+                              tokenizer=cls, enabled=cache)
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it
         return tok

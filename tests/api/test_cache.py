@@ -29,12 +29,13 @@ def cache_dir(tmp_path, monkeypatch):
     d = tmp_path / "cache"
     monkeypatch.setenv("MTOK_CACHE_DIR", str(d))
     monkeypatch.setattr(cache, "SETTLE_NS", -10**18)  # trust stat records at once
+    monkeypatch.setattr(cache, "RECORD_MIN_BYTES", 0)  # records at the first load (deferral: tested apart)
     cache._warned.clear()
     return d
 
 
 def _entries(d):
-    return sorted(p.name for p in (d / "entries").glob("*.mtok"))
+    return sorted(p.name for p in d.glob("*.mtok"))
 
 
 def test_second_load_maps_the_entry(cache_dir, tmp_path):
@@ -85,7 +86,7 @@ def test_a_changed_file_gives_a_new_entry(cache_dir, tmp_path, side):
 def test_converter_version_is_in_the_key(cache_dir, tmp_path, monkeypatch):
     src = _source(tmp_path / "tok")
     mtok.Tokenizer.from_file(src)
-    monkeypatch.setattr(cache, "converter_fingerprint", lambda: "another writer")
+    monkeypatch.setattr(cache, "converter_fingerprint", lambda native_only=False: "another writer")
     mtok.Tokenizer.from_file(src)
     assert len(_entries(cache_dir)) == 2
 
@@ -105,7 +106,7 @@ def test_stale_stat_record_is_rehashed(cache_dir, tmp_path, monkeypatch):
 
 def _record_of(cache_dir, src):
     """(record path, record) of the source record naming `src`."""
-    return next((p, r) for p in (cache_dir / "sources").glob("*.json")
+    return next((p, r) for p in cache_dir.glob("*.source.json")
                 if (r := json.loads(p.read_text())).get("source") == str(src))
 
 
@@ -117,7 +118,7 @@ def test_damaged_entry_is_rebuilt(cache_dir, tmp_path, damage):
     want = mtok.Tokenizer.from_file(src).encode(TEXT)
     mtok.Tokenizer.from_file(other)
     record_path, record = _record_of(cache_dir, src)
-    entry = cache_dir / "entries" / record["entry"]
+    entry = cache_dir / record["entry"]
     data = entry.read_bytes()
     if damage == "truncate":
         entry.write_bytes(data[: len(data) // 2])
@@ -148,7 +149,7 @@ def test_identical_copy_is_used(cache_dir, tmp_path, monkeypatch):
     copy, a touch) is used, and its record follows."""
     src = _source(tmp_path / "tok")
     mtok.Tokenizer.from_file(src)
-    entry = (cache_dir / "entries" / _entries(cache_dir)[0])
+    entry = (cache_dir / _entries(cache_dir)[0])
     data = entry.read_bytes()
     entry.unlink()
     entry.write_bytes(data)
@@ -168,11 +169,28 @@ def test_a_record_makes_the_later_load_hash_nothing(cache_dir, tmp_path, monkeyp
 def test_a_first_load_writes_the_entry_and_its_record(cache_dir, tmp_path):
     src = _source(tmp_path / "tok")
     mtok.Tokenizer.from_file(src)
-    written = sorted(p.relative_to(cache_dir).parts[0] for p in cache_dir.rglob("*") if p.is_file())
-    assert written == ["entries", "sources"]
+    written = sorted(p.relative_to(cache_dir) for p in cache_dir.rglob("*"))
+    assert len(written) == 2 and all(len(p.parts) == 1 for p in written)  # flat: no folder made
+    assert written[1].name.endswith(".source.json")
     name = _entries(cache_dir)[0]
     key, digest, suffix = name.split(".")
-    assert suffix == "mtok" and digest == _native.digest((cache_dir / "entries" / name).read_bytes())
+    assert suffix == "mtok" and digest == _native.digest((cache_dir / name).read_bytes())
+
+
+def test_a_small_first_load_writes_its_entry_only(cache_dir, tmp_path, monkeypatch):
+    """Below RECORD_MIN_BYTES the first load writes the entry alone; the
+    next finds it by its digest and writes the record; the one after hashes
+    nothing."""
+    monkeypatch.setattr(cache, "RECORD_MIN_BYTES", 2 << 20)
+    src = _source(tmp_path / "tok")
+    first = mtok.Tokenizer.from_file(src).encode(TEXT)
+    assert [p.suffix for p in cache_dir.iterdir()] == [".mtok"]
+    monkeypatch.setattr(cache, "store", lambda *a: pytest.fail("the entry was rebuilt"))
+    assert mtok.Tokenizer.from_file(src).encode(TEXT) == first
+    assert _record_of(cache_dir, src)[1]["entry"] == _entries(cache_dir)[0]
+    monkeypatch.setattr(cache, "_digest", lambda path, data=None: pytest.fail(f"hashed {path}"))
+    monkeypatch.setattr(cache, "lookup", lambda *a: pytest.fail("looked the key up"))
+    assert mtok.Tokenizer.from_file(src).encode(TEXT) == first
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
@@ -284,6 +302,23 @@ def test_cli_info_and_clear(cache_dir, tmp_path, capsys):
     assert _entries(cache_dir) == []
 
 
+def test_clear_removes_only_the_cache_files(cache_dir, tmp_path):
+    """The folder is flat and may be one the user shares: clear removes the
+    entries and records (and the subfolders of the earlier layout), nothing
+    else."""
+    src = _source(tmp_path / "tok")
+    mtok.Tokenizer.from_file(src)
+    (cache_dir / "notes.json").write_text("{}")
+    (cache_dir / "mine.txt").write_text("keep")
+    for sub, name in (("entries", "0123456789abcdef.0123456789abcdef.mtok"), ("sources", "0123.json")):
+        (cache_dir / sub).mkdir()
+        (cache_dir / sub / name).write_bytes(b"old layout")
+    count, _ = cache.clear(str(cache_dir))
+    assert count == 4
+    assert sorted(p.name for p in cache_dir.iterdir()) == ["mine.txt", "notes.json"]
+    assert mtok.Tokenizer.from_file(src).encode(TEXT) == mtok.Tokenizer.from_file(src, cache=False).encode(TEXT)
+
+
 def test_temporary_names_are_unique_and_private(tmp_path):
     made = [cache._create_temp(str(tmp_path)) for _ in range(50)]
     for fd, _ in made:
@@ -299,8 +334,8 @@ def test_files_are_keyed_by_their_whole_content(cache_dir, tmp_path):
     big.write_bytes(bytes(range(256)) * (9 << 12))  # past one read block
     small = tmp_path / "small.bin"
     small.write_bytes(b"abc")
-    assert cache._digest(str(big)) == "d64:" + _native.digest(big.read_bytes())
-    assert cache._digest(str(small)) == "d64:" + _native.digest(b"abc")
+    assert cache._digest(str(big)) == "h64:" + _native.digest(big.read_bytes())
+    assert cache._digest(str(small)) == "h64:" + _native.digest(b"abc")
     before = cache.source_key(str(cache_dir), str(big), {})
     data = bytearray(big.read_bytes())
     data[len(data) // 2] ^= 1  # same size, one bit changed

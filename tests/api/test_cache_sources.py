@@ -26,7 +26,7 @@ def test_first_cached_and_uncached_loads_agree(parts, tmp_path, monkeypatch):
     source = require(*parts)
     monkeypatch.setenv("MTOK_CACHE_DIR", str(tmp_path / "cache"))
     first = mtok.Tokenizer.from_file(source)
-    entries = list((tmp_path / "cache" / "entries").glob("*.mtok"))
+    entries = list((tmp_path / "cache").glob("*.mtok"))
     assert len(entries) == 1
     written = entries[0].read_bytes()
     # The entry is the whole file: what to_bytes() gives and what the converter writes.

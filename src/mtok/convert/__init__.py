@@ -90,6 +90,22 @@ def to_mtok_buffer(path: str, *, pattern: str = None, add_bos: bool = False, add
         return export_mtok(_load_spec(path, kind, pattern, add_bos, add_eos, True, legacy_options))
 
 
+class NativeDeclined(Exception):
+    """The native writer left a file to the Python importer."""
+
+
+def native_sp_buffer(path: str, source_bytes: bytes = None):
+    """The .mtok buffer of a SentencePiece .model with default options, by
+    the native writer alone (see _sp_model_file); NativeDeclined when it
+    leaves the file to the Python importer (:func:`to_mtok_buffer` then
+    converts it)."""
+    with malformed_as_format_error(path):
+        data = _sp_model_file(path, source_bytes)
+    if data is None:
+        raise NativeDeclined(path)
+    return data
+
+
 def _sp_model_file(path, data: bytes = None):
     """The whole .mtok file of a SentencePiece .model with default options
     (its bytes `data`, else read here), written by the native core
