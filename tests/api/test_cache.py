@@ -431,3 +431,40 @@ def test_a_model_is_read_once_at_a_first_load(cache_dir, monkeypatch):
     first = mtok.Tokenizer.from_file(source)
     assert given == [source.read_bytes()]
     assert first.to_bytes() == mtok.Tokenizer.from_file(source, cache=False).to_bytes()
+
+
+def _sp_test_model():
+    from corpus import require
+
+    return require("tokenizers", "sentencepiece-test", "test_model.model")
+
+
+def test_a_model_written_natively_is_keyed_by_the_native_code(cache_dir, monkeypatch):
+    """The native core writes a .model's file whole, so its key names the
+    native module alone: a change to the Python converter keeps the entry."""
+    source = _sp_test_model()
+    first = mtok.Tokenizer.from_file(source).to_bytes()
+    real = cache.converter_fingerprint
+    monkeypatch.setattr(cache, "converter_fingerprint",
+                        lambda native_only=False: real(True) if native_only else "another python converter")
+    monkeypatch.setattr(cache, "store", lambda *a: pytest.fail("the entry was rebuilt"))
+    assert mtok.Tokenizer.from_file(source).to_bytes() == first
+
+
+def test_a_model_the_native_core_declines_is_keyed_as_python_code(cache_dir, monkeypatch):
+    """A .model the native writer declines is converted by the Python
+    importer and cached under the key that names the Python converter."""
+    from mtok import convert
+
+    source = _sp_test_model()
+    native = mtok.Tokenizer.from_file(source, cache=False)
+    monkeypatch.setattr(convert, "_sp_model_file", lambda path, data=None: None)
+    declined = mtok.Tokenizer.from_file(source)
+    options = {"pattern": None, "add_bos": False, "add_eos": False}
+    key = cache.source_key(str(cache_dir), str(source), options)
+    assert key != cache.source_key(str(cache_dir), str(source), options, native_only=True)
+    assert [n.split(".")[0] for n in _entries(cache_dir)] == [key]
+    text = "Hello world, ▁ and 日本語 text."
+    assert declined.encode(text) == native.encode(text)
+    monkeypatch.setattr(cache, "store", lambda *a: pytest.fail("the entry was rebuilt"))
+    assert mtok.Tokenizer.from_file(source).encode(text) == native.encode(text)
