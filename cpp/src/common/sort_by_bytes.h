@@ -57,6 +57,9 @@ void RadixSort(Key* in, Key* other, Key* out, size_t n, int d, const Less& less)
   }
   size_t start[257] = {};
   for (size_t i = 0; i < n; ++i) ++start[KeyByte(in[i], d) + 1];
+  // All keys share byte d (pieces that start with the same word mark's
+  // three bytes): nothing to move, go on to byte d + 1 in place.
+  if (start[KeyByte(in[0], d) + 1] == n) return RadixSort(in, other, out, n, d + 1, less);
   for (int b = 0; b < 256; ++b) start[b + 1] += start[b];
   size_t at[256];
   std::copy(start, start + 256, at);

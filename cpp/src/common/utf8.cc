@@ -57,31 +57,8 @@ size_t FirstBad(const unsigned char* p, size_t n) {
   return start;
 }
 
-#if MTOK_UTF8_AVX2
-// Checked once: the build targets generic x86-64.
-bool HasAvx2() {
-  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
-  return has;
-}
-#endif
-
-}  // namespace
-
-bool validate(std::string_view s, size_t* bad_offset) {
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
-  size_t n = s.size();
-  // Long buffers (a charsmap's replacements: 200 KB of mostly CJK) go
-  // through AVX2 up to the block of the first error, if any, then the
-  // machine below finds its exact offset from a character boundary. Short
-  // ones (tokens) would not pay for the setup.
-  size_t base = 0;
-#if MTOK_UTF8_AVX2
-  if (n >= 64 && HasAvx2()) {
-    base = detail::ValidPrefixAvx2(p, n);
-    p += base;
-    n -= base;
-  }
-#endif
+// The machine over p[0, n): the verdict, and the offset on failure.
+inline bool ValidateScalar(const unsigned char* p, size_t n, size_t* bad_offset) {
   size_t i = 0;
   uint8_t state = kAccept;
   while (i < n) {
@@ -94,8 +71,34 @@ bool validate(std::string_view s, size_t* bad_offset) {
     if (state == kReject) break;
   }
   if (state == kAccept) return true;
-  *bad_offset = base + FirstBad(p, n);
+  *bad_offset = FirstBad(p, n);
   return false;
+}
+
+#if MTOK_UTF8_AVX2
+// Long buffers (a charsmap's replacements: 200 KB of mostly CJK) go through
+// AVX2 up to the block of the first error, if any; then the machine checks
+// the rest from a character boundary, so offsets are exactly its own. Out
+// of line: validate's short path stays a leaf, without this call's spills.
+__attribute__((noinline)) bool ValidateLong(std::string_view s, size_t* bad_offset) {
+  static const bool has_avx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));  // generic x86-64 build
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  const size_t done = has_avx2 ? detail::ValidPrefixAvx2(p, n) : 0;
+  if (ValidateScalar(p + done, n - done, bad_offset)) return true;
+  *bad_offset += done;
+  return false;
+}
+#endif
+
+}  // namespace
+
+bool validate(std::string_view s, size_t* bad_offset) {
+#if MTOK_UTF8_AVX2
+  // Short strings (tokens) would not pay for the vector setup.
+  if (s.size() >= 64) return ValidateLong(s, bad_offset);
+#endif
+  return ValidateScalar(reinterpret_cast<const unsigned char*>(s.data()), s.size(), bad_offset);
 }
 
 namespace {

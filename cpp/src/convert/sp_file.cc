@@ -139,7 +139,7 @@ bool SpModelFile(std::string_view proto, std::string* out) {
     const PackedPiece& p = pieces.pieces[id];
     const std::string_view token(base + at + 2, p.size);
     if (unigram) vocab.Add(token, id);  // sorted: distinct already
-    else if (!AddNewPiece(&vocab, token, id)) distinct = false;
+    else if (!vocab.AddIfNew(token, id)) distinct = false;
     if (unigram) scored.push_back({token, id, static_cast<double>(p.score), static_cast<PieceType>(p.type)});
     at += 15 + p.size;  // [u16 len][token][u32 id][f64 score][u8 type]
   });

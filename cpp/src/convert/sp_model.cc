@@ -292,7 +292,7 @@ bool DistinctPieces(const SpPieces& p) {
   Vocab seen;
   seen.Reserve(p.pieces.size());
   for (uint32_t id = 0; id < p.pieces.size(); ++id) {
-    if (!AddNewPiece(&seen, p.proto.substr(p.pieces[id].at, p.pieces[id].size), id)) return false;
+    if (!seen.AddIfNew(p.proto.substr(p.pieces[id].at, p.pieces[id].size), id)) return false;
   }
   return true;
 }

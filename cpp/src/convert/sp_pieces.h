@@ -52,15 +52,6 @@ bool ReadSpModel(std::string_view proto, SpModel* facts, SpPieces* out);
 // sorted; Unigram pieces were checked in their sort).
 bool DistinctPieces(const SpPieces& p);
 
-// Adds token -> id to `vocab`; false when the token is there already (a
-// BPE piece twice: its records are not sorted, so no sort saw it).
-inline bool AddNewPiece(Vocab* vocab, std::string_view token, uint32_t id) {
-  uint32_t first;
-  if (vocab->Find(token, &first)) return false;
-  vocab->Add(token, id);
-  return true;
-}
-
 // Appends the model section of what ReadSpModel read.
 void AppendSpSection(const SpPieces& p, const SpModel& facts, std::string* out);
 

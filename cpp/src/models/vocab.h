@@ -47,6 +47,30 @@ class Vocab {
     }
     return true;
   }
+  // Add for a token that may be there already (records that are not in
+  // byte order, so no sort saw a repeat): false, and nothing added, when
+  // it is. One probe of the index, where Find then Add took two.
+  bool AddIfNew(std::string_view token, uint32_t id) {
+    if (mapped_ || (ascending_ && (count_ == 0 || token > last_))) {
+      uint32_t first;  // above every token so far, or no built index to probe
+      if (mapped_ && Find(token, &first)) return false;
+      Add(token, id);
+      return true;
+    }
+    if (id < by_id_.size() && by_id_[id].data() != nullptr) return true;  // as Add: the id keeps its token
+    EndAdding();
+    if ((count_ + 1) * 2 > slots_.size()) Rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    size_t i = HashBytes(token.data(), token.size()) & mask_;
+    for (; slots_[i] != HashIndex::kEmpty; i = (i + 1) & mask_)
+      if (by_id_[slots_[i]] == token) return false;
+    if (id >= by_id_.size()) by_id_.resize(id + 1);
+    by_id_[id] = token;
+    ++count_;
+    ascending_ = false;
+    last_ = token;
+    slots_[i] = id;
+    return true;
+  }
   // Inserts the ids Add deferred; readers call it after their last Add.
   void EndAdding() {
     for (uint32_t i = 0; i < pending_n_; ++i) {
