@@ -1,7 +1,8 @@
 """The core's UTF-8 check (common/utf8.cc) against Python's decoder: the
 same verdict and, for bad input, the offset of the same first bad
 sequence, on every sequence of up to two bytes, every lead byte with
-continuations around the edges of Table 3-7, and random mixed text."""
+continuations around the edges of Table 3-7, random mixed text, and long
+inputs (the AVX2 pass) with every kind of error around its 32-byte blocks."""
 
 import itertools
 import random
@@ -141,6 +142,17 @@ def test_cut_sequences_at_the_end():
                 data = _text(rng, n - len(cut), share) + cut
                 assert T.utf8_validate(data) == _want(data) == n - len(cut), (cut, n, share)
 
+
+
+def test_cut_sequences_before_ascii_blocks():
+    # A whole-ASCII block is checked for the sequence the block before it left open only.
+    rng = random.Random(19)
+    for cut in CUT:
+        for e in (32, 64, 96, 128, 160):
+            for end in (e - 2, e - 1, e, e + 1):
+                for share in (0.0, 0.2):
+                    data = _text(rng, end - len(cut), share) + cut + b"x" * 70
+                    assert T.utf8_validate(data) == _want(data) == end - len(cut), (cut, end, share)
 
 @pytest.mark.parametrize("share", SHARES)
 def test_every_byte_at_every_position(share):

@@ -76,21 +76,6 @@ inline void append(std::string& out, char32_t cp) {
 
 // validate(s, &bad_offset): in the public mtok/utf8.h.
 
-// x86-64 GCC and Clang build validate's AVX2 pass (utf8_avx2.cc) and use it
-// when the CPU has AVX2; elsewhere validate is the scalar machine alone.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define MTOK_UTF8_AVX2 1
-namespace detail {
-// The length of a prefix of p[0, n) that is valid UTF-8 and ends at a
-// character boundary, found with AVX2 (call it only when the CPU has it).
-// It stops at the 32-byte block holding the first error, or with fewer
-// than 32 bytes left: the scalar machine checks from there.
-size_t ValidPrefixAvx2(const unsigned char* p, size_t n);
-}  // namespace detail
-#else
-#define MTOK_UTF8_AVX2 0
-#endif
-
 // Converts bytes to valid UTF-8, replacing each maximal invalid subpart with
 // U+FFFD (Rust's String::from_utf8_lossy, which HF decoders use).
 std::string DecodeLossy(std::string_view bytes);
