@@ -7,20 +7,48 @@
 
 namespace mtok {
 
+void TokenMatcher::Reserve(size_t edges) {
+  if (TableCapacity(edges) > keys_.size()) Rehash(TableCapacity(edges));
+  token_.reserve(edges + 1);
+}
+
+void TokenMatcher::Rehash(size_t capacity) {
+  std::vector<uint64_t> keys(capacity, kFree);
+  std::vector<uint32_t> children(capacity);
+  keys.swap(keys_);
+  children.swap(children_);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == kFree) continue;
+    const size_t at = Slot(keys[i]);
+    keys_[at] = keys[i];
+    children_[at] = children[i];
+  }
+}
+
 void TokenMatcher::Add(std::string_view pattern, uint32_t token_index) {
   if (pattern.empty()) return;
-  uint32_t node = 0, child, unused;
-  for (unsigned char b : pattern) {
-    uint64_t key = (uint64_t(node) << 8) | b;
-    if (edges_.Find(key, &child, &unused)) {
-      node = child;
-      continue;
+  // Files list added tokens in runs that share long prefixes (<unused0>,
+  // <unused1>...): the walk starts where the previous pattern's path leaves
+  // this one, not at the root.
+  size_t shared = 0;
+  const size_t most = std::min(pattern.size(), last_.size());
+  while (shared < most && pattern[shared] == last_[shared]) ++shared;
+  path_.resize(shared + 1);
+  uint32_t node = path_[shared];
+  for (unsigned char b : pattern.substr(shared)) {
+    if ((edges_ + 1) * 2 > keys_.size()) Rehash(keys_.empty() ? 16 : keys_.size() * 2);
+    const uint64_t key = (uint64_t{node} << 8) | b;
+    const size_t at = Slot(key);
+    if (keys_[at] == kFree) {
+      keys_[at] = key;
+      children_[at] = static_cast<uint32_t>(token_.size());
+      token_.push_back(-1);
+      ++edges_;
     }
-    child = static_cast<uint32_t>(token_.size());
-    token_.push_back(-1);
-    edges_.Insert(key, child, 0);
-    node = child;
+    node = children_[at];
+    path_.push_back(node);
   }
+  last_.assign(pattern);
   // First writer wins: the same content twice keeps the earlier token.
   if (token_[node] < 0) token_[node] = token_index;
   const unsigned char b = static_cast<unsigned char>(pattern[0]);
@@ -32,11 +60,14 @@ void TokenMatcher::Add(std::string_view pattern, uint32_t token_index) {
 
 size_t TokenMatcher::LongestAt(std::string_view text, size_t pos, const std::vector<bool>* allowed,
                                uint32_t* token_index) const {
-  uint32_t node = 0, unused;
+  if (keys_.empty()) return 0;
+  uint32_t node = 0;
   size_t best = 0;
   for (size_t i = pos; i < text.size(); ++i) {
-    if (!edges_.Find((uint64_t(node) << 8) | static_cast<unsigned char>(text[i]), &node, &unused)) break;
-    int64_t tok = token_[node];
+    const size_t at = Slot((uint64_t{node} << 8) | static_cast<unsigned char>(text[i]));
+    if (keys_[at] == kFree) break;
+    node = children_[at];
+    const int64_t tok = token_[node];
     if (tok >= 0 && (allowed == nullptr || (*allowed)[tok])) {
       best = i + 1 - pos;
       *token_index = static_cast<uint32_t>(tok);
@@ -48,30 +79,48 @@ size_t TokenMatcher::LongestAt(std::string_view text, size_t pos, const std::vec
 AddedVocabulary::AddedVocabulary(std::vector<AddedToken> tokens,
                                  std::vector<std::string> normalized_forms)
     : tokens_(std::move(tokens)), normalized_forms_(std::move(normalized_forms)) {
+  // At most the bytes each pattern does not share with the one before it
+  // are new edges: room for them, where doubling rehashed a dozen times.
+  size_t edges[2] = {0, 0};
+  std::string_view before[2];
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    const bool n = tokens_[i].normalized;
+    const std::string_view p = n ? std::string_view(normalized_forms_[i]) : tokens_[i].content;
+    size_t shared = 0;
+    while (shared < p.size() && shared < before[n].size() && p[shared] == before[n][shared]) ++shared;
+    edges[n] += p.size() - shared;
+    before[n] = p;
+  }
+  raw_.Reserve(edges[0]);
+  norm_.Reserve(edges[1]);
+  // Content "" is a key too (HashIndex skips keys without data).
+  for (AddedToken& t : tokens_)
+    if (t.content.data() == nullptr) t.content = std::string_view("", 0);
+  by_content_.Build(static_cast<uint32_t>(tokens_.size()), [this](uint32_t k) { return ContentOf(k); });
   for (size_t i = 0; i < tokens_.size(); ++i) {
     const AddedToken& t = tokens_[i];
-    by_id_.emplace(t.id, i);
-    by_content_.emplace(t.content, i);
+    uint32_t first;
+    if (!IndexOfId(t.id, &first)) by_id_.Insert(t.id, static_cast<uint32_t>(i), 0);
     if (t.normalized) norm_.Add(normalized_forms_[i], static_cast<uint32_t>(i));
     else raw_.Add(t.content, static_cast<uint32_t>(i));
   }
 }
 
 const AddedToken* AddedVocabulary::ById(uint32_t id) const {
-  auto it = by_id_.find(id);
-  return it == by_id_.end() ? nullptr : &tokens_[it->second];
+  uint32_t i;
+  return IndexOfId(id, &i) ? &tokens_[i] : nullptr;
 }
 
 std::string_view AddedVocabulary::IdText(uint32_t id) const {
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return {};
-  const AddedToken& t = tokens_[it->second];
-  return t.normalized ? std::string_view(normalized_forms_[it->second]) : t.content;
+  uint32_t i;
+  if (!IndexOfId(id, &i)) return {};
+  const AddedToken& t = tokens_[i];
+  return t.normalized ? std::string_view(normalized_forms_[i]) : t.content;
 }
 
 const AddedToken* AddedVocabulary::ByContent(std::string_view content) const {
-  auto it = by_content_.find(content);
-  return it == by_content_.end() ? nullptr : &tokens_[it->second];
+  uint32_t i;
+  return by_content_.Find(content, [this](uint32_t k) { return ContentOf(k); }, &i) ? &tokens_[i] : nullptr;
 }
 
 bool AddedVocabulary::IsSpecialContent(std::string_view token) const {
@@ -187,8 +236,8 @@ void AddedVocabulary::Split(std::vector<Piece>* pieces, bool normalized,
 std::vector<bool> AddedVocabulary::MaskOf(const std::vector<uint32_t>& ids) const {
   std::vector<bool> mask(tokens_.size(), false);
   for (uint32_t id : ids) {
-    auto it = by_id_.find(id);
-    if (it != by_id_.end()) mask[it->second] = true;
+    uint32_t i;
+    if (IndexOfId(id, &i)) mask[i] = true;
   }
   return mask;
 }

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "common/flat_hash.h"
+#include "common/hash_index.h"
 #include "pipeline.h"
 
 namespace mtok {
@@ -28,6 +28,8 @@ struct TextSegment {
 // A byte trie over a set of token strings, for leftmost-longest matching.
 class TokenMatcher {
  public:
+  // Room for `edges` edges in all, so adding them does not regrow the table.
+  void Reserve(size_t edges);
   void Add(std::string_view pattern, uint32_t token_index);
   bool empty() const { return token_.size() <= 1; }
   // Longest pattern starting at text[pos] whose token passes `allowed`
@@ -45,10 +47,26 @@ class TokenMatcher {
   }
 
  private:
-  // Trie edges in one flat table keyed by (node << 8 | byte): no allocation
-  // per node, so thousands of added tokens build in microseconds.
-  PairMap edges_;           // key -> (child node, unused)
+  static constexpr uint64_t kFree = ~uint64_t{0};
+  // The slot of edge `key`: its own, or the free one where it would go.
+  size_t Slot(uint64_t key) const {
+    size_t i = Mix64(key) & (keys_.size() - 1);
+    while (keys_[i] != key && keys_[i] != kFree) i = (i + 1) & (keys_.size() - 1);
+    return i;
+  }
+  void Rehash(size_t capacity);
+
+  // Trie edges in one flat open-addressing table: the key (node << 8 |
+  // byte) and the child node in parallel arrays, 12 bytes a slot, found and
+  // inserted with one probe. No allocation per node: a file with thousands
+  // of added tokens builds them at every load.
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> children_;
+  size_t edges_ = 0;
   std::vector<int64_t> token_{-1};  // per node: token index ending here, or -1
+  // The pattern added last and the nodes along it (path_[k]: after k bytes).
+  std::string last_;
+  std::vector<uint32_t> path_{0};
   bool first_[256] = {};
   int only_first_ = -1;  // the one byte every pattern starts with, if so
   bool any_ = false;     // a pattern was added
@@ -94,8 +112,15 @@ class AddedVocabulary {
   std::vector<AddedToken> tokens_;
   std::vector<std::string> normalized_forms_;
   TokenMatcher raw_, norm_;
-  std::unordered_map<uint32_t, size_t> by_id_;
-  std::unordered_map<std::string_view, size_t> by_content_;
+  // The index into tokens_ of an id; of a content. Flat tables, the first
+  // token of an id or a content kept: built at every load.
+  bool IndexOfId(uint32_t id, uint32_t* index) const {
+    uint32_t unused;
+    return by_id_.Find(id, index, &unused);
+  }
+  std::string_view ContentOf(uint32_t index) const { return tokens_[index].content; }
+  PairMap by_id_;          // id -> (index, unused)
+  HashIndex by_content_;   // over token indices, keyed by content
 };
 
 }  // namespace mtok
