@@ -177,7 +177,7 @@ def test_a_first_load_writes_the_entry_and_its_record(cache_dir, tmp_path):
     assert suffix == "mtok" and digest == _native.digest((cache_dir / name).read_bytes())
 
 
-def test_a_small_first_load_writes_its_entry_only(cache_dir, tmp_path, monkeypatch):
+def test_a_small_first_load_writes_its_entry_only(cache_dir, tmp_path, monkeypatch, capsys):
     """Below RECORD_MIN_BYTES the first load writes the entry alone; the
     next finds it by its digest and writes the record; the one after hashes
     nothing."""
@@ -185,6 +185,10 @@ def test_a_small_first_load_writes_its_entry_only(cache_dir, tmp_path, monkeypat
     src = _source(tmp_path / "tok")
     first = mtok.Tokenizer.from_file(src).encode(TEXT)
     assert [p.suffix for p in cache_dir.iterdir()] == [".mtok"]
+    from mtok.cli import main
+
+    assert main(["cache", "info"]) == 0
+    assert "(source recorded at its next load)" in capsys.readouterr().out
     monkeypatch.setattr(cache, "store", lambda *a: pytest.fail("the entry was rebuilt"))
     assert mtok.Tokenizer.from_file(src).encode(TEXT) == first
     assert _record_of(cache_dir, src)[1]["entry"] == _entries(cache_dir)[0]

@@ -33,9 +33,11 @@ def run_info(args) -> int:
     print(f"entries: {len(found)}, {total / 1e6:.1f} MB (limit {cache.max_bytes() / 1e6:.0f} MB, "
           f"${cache.ENV_MAX_MB})")
     sources = cache.entry_sources(folder)
+    # A small entry's record is written by the load after the one that made it (cache.RECORD_MIN_BYTES).
+    unknown = ["(source recorded at its next load)"]
     for name, _, size, mtime in found:
         when = datetime.datetime.fromtimestamp(mtime / 1e9).strftime("%Y-%m-%d %H:%M")
-        print(f"  {name[:16]}  {size / 1e6:8.1f} MB  {when}  {', '.join(sources.get(name, ['?']))}")
+        print(f"  {name[:16]}  {size / 1e6:8.1f} MB  {when}  {', '.join(sources.get(name, unknown))}")
     return 0
 
 
