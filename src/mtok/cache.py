@@ -3,8 +3,8 @@
 
 Layout of the cache folder (``$MTOK_CACHE_DIR``, default
 ``$XDG_CACHE_HOME/mtok`` or ``~/.cache/mtok``; ``MTOK_CACHE_DIR=off``
-switches the cache off), flat, as a subfolder made at a first load cost
-more than writing the entry::
+switches the cache off), flat (making subfolders was a large part of a
+small source's first load)::
 
     <key>.<digest>.mtok  the converted file, named with the digest of its bytes
     <id>.source.json     a source's files and their stat -> its key, and
@@ -13,8 +13,8 @@ more than writing the entry::
 The key is the digest of the converter's version, the conversion options
 and the digest of every file conversion reads (the source, and
 tokenizer_config.json, special_tokens_map.json and chat templates beside
-it). Digests are the native core's (``_native.digest``: 64 bits, 7 GB/s
-here, and nothing to import). The key finds a cache entry, it guards
+it). Digests are the native core's (``_native.digest``: 64 bits, and
+nothing to import). The key finds a cache entry, it guards
 nothing: a file made to collide with another could only come from whoever
 supplies the tokenizer files in the first place. Hashing a large source
 still costs a first load, so a later load takes the key from its record
