@@ -419,24 +419,40 @@ def entries(folder: str) -> list:
     return out
 
 
-def entry_sources(folder: str) -> dict:
-    """Entry file name -> the sources whose records name it (for `mtok cache info`)."""
-    out = {}
+def _records(folder: str):
+    """(path, record) of each readable record in the folder."""
     try:
         names = [n for n in os.listdir(folder) if n.endswith(RECORD_SUFFIX)]
     except OSError:
-        return out
+        return
     for name in names:
-        record = _read_json(os.path.join(folder, name))
+        path = os.path.join(folder, name)
+        record = _read_json(path)
         if record and isinstance(record.get("entry"), str):
-            out.setdefault(record["entry"], []).append(str(record.get("source", "?")))
+            yield path, record
+
+
+def entry_sources(folder: str) -> dict:
+    """Entry file name -> the sources whose records name it (for `mtok cache info`)."""
+    out = {}
+    for _, record in _records(folder):
+        out.setdefault(record["entry"], []).append(str(record.get("source", "?")))
+    return out
+
+
+def _records_by_entry(folder: str) -> dict:
+    """Entry file name -> the paths of the records that name it."""
+    out = {}
+    for path, record in _records(folder):
+        out.setdefault(record["entry"], []).append(path)
     return out
 
 
 def prune(folder: str, limit: int, keep: str = None) -> list:
     """Removes the oldest entries until they total at most `limit` bytes,
-    never the one at path `keep`; the removed file names. It only stats
-    the entries (every first load calls it)."""
+    never the one at path `keep`, and the records that name them; the
+    removed entries' file names. Unless it removes one, it only stats the
+    entries (every first load calls it)."""
     found = entries(folder)
     total = sum(e[2] for e in found)
     removed = []
@@ -451,6 +467,14 @@ def prune(folder: str, limit: int, keep: str = None) -> list:
             continue
         total -= size
         removed.append(name)
+    if removed:
+        gone = set(removed)
+        for entry, records in _records_by_entry(folder).items():
+            for record in records if entry in gone else ():
+                try:
+                    os.unlink(record)
+                except OSError:
+                    pass
     return removed
 
 

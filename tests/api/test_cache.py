@@ -171,7 +171,7 @@ def test_a_first_load_writes_the_entry_and_its_record(cache_dir, tmp_path):
     mtok.Tokenizer.from_file(src)
     written = sorted(p.relative_to(cache_dir) for p in cache_dir.rglob("*"))
     assert len(written) == 2 and all(len(p.parts) == 1 for p in written)  # flat: no folder made
-    assert written[1].name.endswith(".source.json")
+    assert sorted(p.name.endswith(".source.json") for p in written) == [False, True]
     name = _entries(cache_dir)[0]
     key, digest, suffix = name.split(".")
     assert suffix == "mtok" and digest == _native.digest((cache_dir / name).read_bytes())
@@ -270,6 +270,9 @@ def test_bounded(cache_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("MTOK_CACHE_MAX_MB", str(size * 1.5 / 1e6))
     mtok.Tokenizer.from_file(_source(tmp_path / "b", ignore_merges=False))
     assert len(_entries(cache_dir)) == 1  # the older one made room
+    # and its record went with it: records are bounded as entries are
+    records = [json.loads(p.read_text()) for p in cache_dir.glob("*.source.json")]
+    assert [r["entry"] for r in records] == _entries(cache_dir)
 
 
 def test_prune_under_the_limit_reads_no_records(cache_dir, tmp_path, monkeypatch):
