@@ -40,6 +40,7 @@ oldest are removed when a new one is written.
 import functools
 import json
 import os
+import re
 import time
 import warnings
 
@@ -54,6 +55,10 @@ SIDE_FILES = ("tokenizer_config.json", "special_tokens_map.json", "chat_template
 SETTLE_NS = 2_000_000_000  # coarsest file timestamp granularity (FAT: 2 s)
 ENTRY_SUFFIX = ".mtok"
 RECORD_SUFFIX = ".source.json"
+# The folder may be one the user keeps other files in (their own .mtok
+# files too): prune and clear touch only names of these shapes.
+_ENTRY_NAME = re.compile(r"[0-9a-f]{16}\.[0-9a-f]{16}\.mtok")
+_RECORD_NAME = re.compile(r"[0-9a-f]{16}\.source\.json")
 # Where versions before the flat layout kept entries and records (clear() empties them).
 OLD_SUBFOLDERS = ("entries", "sources")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -407,7 +412,7 @@ def entries(folder: str) -> list:
     try:
         with os.scandir(folder) as it:
             for e in it:
-                if e.name.endswith(ENTRY_SUFFIX):
+                if _ENTRY_NAME.fullmatch(e.name):
                     try:
                         st = e.stat()
                     except OSError:
@@ -422,7 +427,7 @@ def entries(folder: str) -> list:
 def _records(folder: str):
     """(path, record) of each readable record in the folder."""
     try:
-        names = [n for n in os.listdir(folder) if n.endswith(RECORD_SUFFIX)]
+        names = [n for n in os.listdir(folder) if _RECORD_NAME.fullmatch(n)]
     except OSError:
         return
     for name in names:
@@ -490,7 +495,9 @@ def clear(folder: str) -> tuple:
         except OSError:
             continue
         for name in names:
-            if not name.endswith((ENTRY_SUFFIX, RECORD_SUFFIX) if not sub else (ENTRY_SUFFIX, ".json")):
+            ours = name.endswith((ENTRY_SUFFIX, ".json")) if sub else \
+                _ENTRY_NAME.fullmatch(name) or _RECORD_NAME.fullmatch(name)
+            if not ours:
                 continue
             p = os.path.join(d, name)
             try:

@@ -317,12 +317,15 @@ def test_clear_removes_only_the_cache_files(cache_dir, tmp_path):
     mtok.Tokenizer.from_file(src)
     (cache_dir / "notes.json").write_text("{}")
     (cache_dir / "mine.txt").write_text("keep")
+    (cache_dir / "tokenizer.mtok").write_bytes(b"the user's own export")
+    assert cache.prune(str(cache_dir), 0) != [] and (cache_dir / "tokenizer.mtok").exists()
+    mtok.Tokenizer.from_file(src)
     for sub, name in (("entries", "0123456789abcdef.0123456789abcdef.mtok"), ("sources", "0123.json")):
         (cache_dir / sub).mkdir()
         (cache_dir / sub / name).write_bytes(b"old layout")
     count, _ = cache.clear(str(cache_dir))
     assert count == 4
-    assert sorted(p.name for p in cache_dir.iterdir()) == ["mine.txt", "notes.json"]
+    assert sorted(p.name for p in cache_dir.iterdir()) == ["mine.txt", "notes.json", "tokenizer.mtok"]
     assert mtok.Tokenizer.from_file(src).encode(TEXT) == mtok.Tokenizer.from_file(src, cache=False).encode(TEXT)
 
 
