@@ -77,6 +77,9 @@ class AddedVocabulary {
   // `normalized_forms[i]` is tokens[i].content after the normalizer (used for
   // tokens with normalized = true).
   AddedVocabulary(std::vector<AddedToken> tokens, std::vector<std::string> normalized_forms);
+  // by_content_'s slots point into its own storage: a copy would view the original's.
+  AddedVocabulary(const AddedVocabulary&) = delete;
+  AddedVocabulary& operator=(const AddedVocabulary&) = delete;
 
   // Splits pieces on added tokens. `normalized` selects which group is
   // matched: HF first matches non-normalized tokens on the raw text, then
