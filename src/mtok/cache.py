@@ -445,14 +445,6 @@ def entry_sources(folder: str) -> dict:
     return out
 
 
-def _records_by_entry(folder: str) -> dict:
-    """Entry file name -> the paths of the records that name it."""
-    out = {}
-    for path, record in _records(folder):
-        out.setdefault(record["entry"], []).append(path)
-    return out
-
-
 def prune(folder: str, limit: int, keep: str = None) -> list:
     """Removes the oldest entries until they total at most `limit` bytes,
     never the one at path `keep`, and the records that name them; the
@@ -474,10 +466,10 @@ def prune(folder: str, limit: int, keep: str = None) -> list:
         removed.append(name)
     if removed:
         gone = set(removed)
-        for entry, records in _records_by_entry(folder).items():
-            for record in records if entry in gone else ():
+        for path, record in _records(folder):
+            if record["entry"] in gone:
                 try:
-                    os.unlink(record)
+                    os.unlink(path)
                 except OSError:
                     pass
     return removed

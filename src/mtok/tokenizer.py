@@ -94,7 +94,7 @@ class Tokenizer(HFSurface):
         encode(text, add_bos=True, add_eos=True) does (and
         add_special_tokens=False leaves them out).
         """
-        from .convert import NativeDeclined, native_sp_buffer, resolve_source, to_mtok_buffer
+        from .convert import NativeDeclined, native_sp_buffer, python_mtok_buffer, resolve_source, to_mtok_buffer
         from .convert.detect import detect_format
 
         path = resolve_source(os.fspath(path))
@@ -103,6 +103,7 @@ class Tokenizer(HFSurface):
             return cls._from_mtok_file(path)
         options = {"pattern": pattern, "add_bos": bool(add_bos), "add_eos": bool(add_eos)}
         tok = None
+        build = lambda data: to_mtok_buffer(path, source_bytes=data, **options)  # noqa: E731
         if kind == "sentencepiece" and not (add_bos or add_eos):
             # Written whole by the native core: the cache reads the .model
             # once, to hash it, and hands the bytes over; the key names the
@@ -111,10 +112,9 @@ class Tokenizer(HFSurface):
                 tok = load_source(path, options, lambda data: native_sp_buffer(path, data), tokenizer=cls,
                                   enabled=cache, read_source=True, native_only=True)
             except NativeDeclined:
-                pass
+                build = lambda data: python_mtok_buffer(path, kind, **options)  # noqa: E731
         if tok is None:
-            tok = load_source(path, options, lambda data: to_mtok_buffer(path, source_bytes=data, **options),
-                              tokenizer=cls, enabled=cache)
+            tok = load_source(path, options, build, tokenizer=cls, enabled=cache)
         if not (pattern or add_bos or add_eos):
             tok._spec_source = path  # to_str / add_tokens read the spec from it
         return tok

@@ -468,8 +468,10 @@ def test_a_model_the_native_core_declines_is_keyed_as_python_code(cache_dir, mon
 
     source = _sp_test_model()
     native = mtok.Tokenizer.from_file(source, cache=False)
-    monkeypatch.setattr(convert, "_sp_model_file", lambda path, data=None: None)
+    asked = []
+    monkeypatch.setattr(convert, "_sp_model_file", lambda path, data=None: asked.append(path) and None)
     declined = mtok.Tokenizer.from_file(source)
+    assert len(asked) == 1  # the Python route does not offer it to the native writer again
     options = {"pattern": None, "add_bos": False, "add_eos": False}
     key = cache.source_key(str(cache_dir), str(source), options)
     assert key != cache.source_key(str(cache_dir), str(source), options, native_only=True)

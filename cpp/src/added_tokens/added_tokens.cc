@@ -7,6 +7,18 @@
 
 namespace mtok {
 
+namespace {
+
+// How many leading bytes a and b share.
+size_t SharedPrefix(std::string_view a, std::string_view b) {
+  const size_t most = std::min(a.size(), b.size());
+  size_t n = 0;
+  while (n < most && a[n] == b[n]) ++n;
+  return n;
+}
+
+}  // namespace
+
 void TokenMatcher::Reserve(size_t edges) {
   if (TableCapacity(edges) > keys_.size()) Rehash(TableCapacity(edges));
   token_.reserve(edges + 1);
@@ -30,9 +42,7 @@ void TokenMatcher::Add(std::string_view pattern, uint32_t token_index) {
   // Files list added tokens in runs that share long prefixes (<unused0>,
   // <unused1>...): the walk starts where the previous pattern's path leaves
   // this one, not at the root.
-  size_t shared = 0;
-  const size_t most = std::min(pattern.size(), last_.size());
-  while (shared < most && pattern[shared] == last_[shared]) ++shared;
+  const size_t shared = SharedPrefix(pattern, last_);
   path_.resize(shared + 1);
   uint32_t node = path_[shared];
   for (unsigned char b : pattern.substr(shared)) {
@@ -86,9 +96,7 @@ AddedVocabulary::AddedVocabulary(std::vector<AddedToken> tokens,
   for (size_t i = 0; i < tokens_.size(); ++i) {
     const bool n = tokens_[i].normalized;
     const std::string_view p = n ? std::string_view(normalized_forms_[i]) : tokens_[i].content;
-    size_t shared = 0;
-    while (shared < p.size() && shared < before[n].size() && p[shared] == before[n][shared]) ++shared;
-    edges[n] += p.size() - shared;
+    edges[n] += p.size() - SharedPrefix(p, before[n]);
     before[n] = p;
   }
   raw_.Reserve(edges[0]);

@@ -85,9 +85,22 @@ def to_mtok_buffer(path: str, *, pattern: str = None, add_bos: bool = False, add
             data = _sp_model_file(path, source_bytes)
             if data is not None:
                 return data
-        from .export import export_mtok
+        return _python_buffer(path, kind, pattern, add_bos, add_eos, legacy_options)
 
-        return export_mtok(_load_spec(path, kind, pattern, add_bos, add_eos, True, legacy_options))
+
+def python_mtok_buffer(path: str, kind: str, *, pattern: str = None, add_bos: bool = False,
+                       add_eos: bool = False, **legacy_options):
+    """:func:`to_mtok_buffer`'s file by the Python importer and writer
+    alone, for a source already resolved and detected as `kind` (a .model
+    the native writer declined is not offered to it again)."""
+    with malformed_as_format_error(path):
+        return _python_buffer(path, kind, pattern, add_bos, add_eos, legacy_options)
+
+
+def _python_buffer(path, kind, pattern, add_bos, add_eos, legacy_options):
+    from .export import export_mtok
+
+    return export_mtok(_load_spec(path, kind, pattern, add_bos, add_eos, True, legacy_options))
 
 
 class NativeDeclined(Exception):
@@ -97,8 +110,7 @@ class NativeDeclined(Exception):
 def native_sp_buffer(path: str, source_bytes: bytes = None):
     """The .mtok buffer of a SentencePiece .model with default options, by
     the native writer alone (see _sp_model_file); NativeDeclined when it
-    leaves the file to the Python importer (:func:`to_mtok_buffer` then
-    converts it)."""
+    leaves the file to the Python importer (:func:`python_mtok_buffer`)."""
     with malformed_as_format_error(path):
         data = _sp_model_file(path, source_bytes)
     if data is None:
