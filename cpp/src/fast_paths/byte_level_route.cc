@@ -76,8 +76,17 @@ void ByteLevelRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   PieceCache& cache = PieceCache::ForThread(serial_);
   ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text
-  // A hit is handled inline; a miss runs the merges.
-  auto merge = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->Encode(p, out); };
+  // A hit is handled inline; a miss runs the merges, of a long piece part
+  // by part where it can be cut (a first-seen CJK clause is mostly parts
+  // seen before).
+  auto part = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->EncodePart(p, out); };
+  auto merge = [this, &cache, &part](std::string_view p, std::vector<uint32_t>* out) {
+    if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out);
+    if (bpe_->EncodeAsToken(p, out)) return;
+    size_t from = 0, to = bpe_->NextCut(p, 0);
+    if (to == p.size()) return bpe_->EncodePart(p, out);
+    for (; from < p.size(); from = to, to = bpe_->NextCut(p, to)) CachedPartIds(cache, p.substr(from, to - from), p, out, part);
+  };
   size_t prev = 0;  // end of the last match
   auto encode_matches = [&](const Scanner::Span* matches, size_t count) {
     // A batch at a time: the keys of its short pieces are made and their

@@ -156,6 +156,7 @@ bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge
   // little keeps resident only the slots it wrote, not 4 MB of 2 MB pages.
   if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return false;
   cur_ ^= 1;
+  ++moves_;
   short_ = reinterpret_cast<ShortSet*>(mem.data());
   long_ = reinterpret_cast<LongSlot*>(mem.data() + short_bytes);
   huge_ = reinterpret_cast<HugeSlot*>(mem.data() + short_bytes + long_bytes);
@@ -239,6 +240,15 @@ void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out)
   out->emplace_back("piece_cache_bytes", std::to_string(s.bytes));
   out->emplace_back("piece_cache_hits", std::to_string(s.hits));
   out->emplace_back("piece_cache_misses", std::to_string(s.misses));
+}
+
+PieceCache::HugeSlot* PieceCache::HugePair(std::string_view piece) const {
+  return PairOf(huge_, HashBytes(piece.data(), piece.size()), huge_shift_);
+}
+
+PieceCache::LongSlot* PieceCache::LongPair(std::string_view piece) const {
+  uint64_t w[kMaxKey / 8];
+  return PairOf(long_, LongKey(piece, w), long_shift_);
 }
 
 bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids) {

@@ -113,13 +113,19 @@ class PieceCache {
   struct ShortSet;
   struct LongSlot;
 
-  // A key of 1..kMaxShort bytes and its hash (the set is the hash's top
+  // A key of 1..kMaxShort bytes, its length as stored (the bytes' count,
+  // plus kPartTag for a part) and its hash (the set is the hash's top
   // bits). `readable` holds `piece` and may be read around it.
   struct ShortKey {
     uint64_t w0, w1, hash;
+    size_t len;
   };
+  // Added to the length of a part's key (ByteBpe::NextCut): a part is
+  // merged without the model's whole-pre-token rule (ignore_merges), so
+  // its ids are kept apart from a pre-token's of the same bytes.
+  static constexpr size_t kPartTag = 32;
   static bool IsShort(std::string_view piece) { return piece.size() - 1 < kMaxShort; }  // n = 0 wraps
-  static ShortKey MakeShort(std::string_view piece, std::string_view readable) {
+  static ShortKey MakeShort(std::string_view piece, std::string_view readable, size_t tag = 0) {
     const char* p = piece.data();
     const size_t n = piece.size();
     ShortKey k;
@@ -135,7 +141,8 @@ class PieceCache {
       k.w0 = piece_key::LoadPartial(p, n, readable.data(), readable.data() + readable.size());
       k.w1 = 0;
     }
-    k.hash = ShortHash(k.w0, k.w1, n);
+    k.len = n + tag;
+    k.hash = ShortHash(k.w0, k.w1, k.len);
     return k;
   }
   // Starts loading the set of a short key, so that a batch of lookups
@@ -146,10 +153,10 @@ class PieceCache {
     __builtin_prefetch(set);
     __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
   }
-  // Appends the cached ids of the n-byte key k and returns true, or
-  // returns false; Put then caches its ids.
-  bool Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids);
-  void Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count);
+  // Appends the cached ids of key k and returns true, or returns false;
+  // Put then caches its ids.
+  bool Append(const ShortKey& k, std::vector<uint32_t>* ids);
+  void Put(const ShortKey& k, const uint32_t* ids, size_t count);
 
   // The same for keys of kMaxShort + 1..kMaxKey bytes (`slot`: the two
   // ways the key may be in).
@@ -160,6 +167,13 @@ class PieceCache {
   struct HugeSlot;
   bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids);
   void PutHuge(HugeSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
+
+  // Counts the moves of the tables (Grow): a slot found before a move is
+  // stale after it. Encoding a piece may cache its parts and so move them.
+  uint64_t moves() const { return moves_; }
+  // The slots a long or huge key may be in (what AppendLong and AppendHuge give).
+  LongSlot* LongPair(std::string_view piece) const;
+  HugeSlot* HugePair(std::string_view piece) const;
 
   bool enabled() const { return bound_ != 0; }
   void CountMiss() { ++misses_; }
@@ -275,7 +289,7 @@ class PieceCache {
   size_t short_slots_ = 0, long_slots_ = 0, huge_slots_ = 0, table_bytes_ = 0;
   uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the set or slot
   size_t cached_short_ = 0, cached_long_ = 0, cached_huge_ = 0;  // since the tables last grew
-  uint64_t hits_ = 0, misses_ = 0;
+  uint64_t hits_ = 0, misses_ = 0, moves_ = 0;
   PieceRing<char> key_bytes_;  // keys of the huge slots
   PieceRing<uint32_t> ids_;    // id lists longer than one
 };
@@ -283,9 +297,9 @@ class PieceCache {
 static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cache lines");
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
-inline bool PieceCache::Append(const ShortKey& k, size_t n, std::vector<uint32_t>* ids) {
+inline bool PieceCache::Append(const ShortKey& k, std::vector<uint32_t>* ids) {
   for (const ShortSlot& s : SetOf(k)->way) {
-    if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == n) return Emit(s, ids);
+    if (s.w0 == k.w0 && s.w1 == k.w1 && s.key_len == k.len) return Emit(s, ids);
   }
   return false;
 }
@@ -304,11 +318,11 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
   return true;
 }
 
-inline void PieceCache::Put(const ShortKey& k, size_t n, const uint32_t* ids, size_t count) {
+inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count) {
   ShortSlot* s = &SetOf(k)->way[0];
   std::memmove(s + 1, s, sizeof(ShortSet) - sizeof(ShortSlot));
   s->key_len = 0;  // empty until filled
-  if (!Store(s, n, ids, count)) return;
+  if (!Store(s, k.len, ids, count)) return;
   s->w0 = k.w0;
   s->w1 = k.w1;
   Counted(&cached_short_, short_slots_);
@@ -319,15 +333,17 @@ template <typename Key, typename Encode>
 [[gnu::noinline]] void EncodeAndCache(PieceCache& cache, const Key& k, std::string_view piece,
                                       std::vector<uint32_t>* ids, Encode& encode) {
   const size_t before = ids->size();
+  const uint64_t moves = cache.moves();
   encode(piece, ids);
   cache.CountMiss();
   if (!cache.enabled()) return;
+  const bool moved = cache.moves() != moves;  // a long or huge key's slot is then found again
   if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
-    cache.Put(k, piece.size(), ids->data() + before, ids->size() - before);
+    cache.Put(k, ids->data() + before, ids->size() - before);
   } else if constexpr (std::is_same_v<Key, PieceCache::LongSlot*>) {
-    cache.PutLong(k, piece, ids->data() + before, ids->size() - before);
+    cache.PutLong(moved ? cache.LongPair(piece) : k, piece, ids->data() + before, ids->size() - before);
   } else {
-    cache.PutHuge(k, piece, ids->data() + before, ids->size() - before);
+    cache.PutHuge(moved ? cache.HugePair(piece) : k, piece, ids->data() + before, ids->size() - before);
   }
 }
 
@@ -338,7 +354,7 @@ template <typename Encode>
 [[gnu::always_inline]] inline void CachedShortIds(PieceCache& cache, const PieceCache::ShortKey& k,
                                                   std::string_view piece, std::vector<uint32_t>* ids,
                                                   Encode& encode) {
-  if (!cache.Append(k, piece.size(), ids)) EncodeAndCache(cache, k, piece, ids, encode);
+  if (!cache.Append(k, ids)) EncodeAndCache(cache, k, piece, ids, encode);
 }
 
 // The same for a piece of any length. `readable` holds `piece`: short keys
@@ -367,6 +383,18 @@ template <typename Encode>
 template <typename Encode>
 inline void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uint32_t>* ids, Encode encode) {
   CachedIds(cache, piece, piece, ids, encode);
+}
+
+// The same for a part of a pre-token (see kPartTag); parts longer than a
+// short key are encoded each time.
+template <typename Encode>
+inline void CachedPartIds(PieceCache& cache, std::string_view part, std::string_view readable,
+                          std::vector<uint32_t>* ids, Encode& encode) {
+  if (!PieceCache::IsShort(part)) {
+    encode(part, ids);
+    return;
+  }
+  CachedShortIds(cache, PieceCache::MakeShort(part, readable, PieceCache::kPartTag), part, ids, encode);
 }
 
 }  // namespace mtok

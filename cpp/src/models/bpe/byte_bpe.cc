@@ -1,6 +1,5 @@
 #include "models/bpe/byte_bpe.h"
 
-
 #include "common/byte_level.h"
 #include "common/huge_pages.h"
 #include "common/utf8.h"
@@ -160,17 +159,49 @@ PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
 void ByteBpe::PrepareThread() const { PairMemo::ForThread(serial_); }
 
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
-  if (s.empty()) return;
+  if (!s.empty() && !EncodeAsToken(s, out)) Merge(s, out);
+}
+
+bool ByteBpe::EncodeAsToken(std::string_view s, std::vector<uint32_t>* out) const {
   uint32_t id;
   if (s.size() == 1) {
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
-    return;
+    return true;
   }
   if ((ignore_merges_ || whole_) && raw_->FindPiece(s, &id) && (ignore_merges_ || whole_->Has(id))) {
     out->push_back(id);
-    return;
+    return true;
   }
-  Merge(s, out);
+  return false;
+}
+
+void ByteBpe::EncodePart(std::string_view s, std::vector<uint32_t>* out) const {
+  uint32_t id;
+  if (s.size() == 1) {
+    out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
+  } else if (whole_ && raw_->FindPiece(s, &id) && whole_->Has(id)) {
+    out->push_back(id);
+  } else if (!s.empty()) {
+    Merge(s, out);
+  }
+}
+
+const TokenSpans& ByteBpe::Spans() const {
+  if (const TokenSpans* s = spans_.load(std::memory_order_acquire)) return *s;
+  std::lock_guard<std::mutex> lock(spans_mutex_);
+  if (!spans_owned_) {
+    spans_owned_ = std::make_unique<TokenSpans>(TokenSpans::Build(*raw_));
+    spans_.store(spans_owned_.get(), std::memory_order_release);
+  }
+  return *spans_owned_;
+}
+
+size_t ByteBpe::NextCut(std::string_view s, size_t from) const {
+  const TokenSpans& spans = Spans();
+  for (size_t p = from + 1; p < s.size(); ++p) {
+    if (static_cast<unsigned char>(s[p]) >= 0xE0 && !spans.MaySpan(s, p)) return p;
+  }
+  return s.size();
 }
 
 void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {

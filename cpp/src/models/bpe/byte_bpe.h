@@ -6,10 +6,12 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
 #include "models/bpe/bpe.h"
+#include "models/bpe/token_spans.h"
 #include "models/bpe/token_splits.h"
 #include "models/bpe/whole_tokens.h"
 
@@ -26,6 +28,21 @@ class ByteBpe {
 
   // Appends the ids of one pre-token (raw bytes).
   void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
+
+  // A pre-token may also be encoded in parts (token_spans.h), each cached
+  // on its own. Pieces shorter than this are merged whole: few have a cut.
+  static constexpr size_t kMinCutBytes = 16;
+  // Appends the piece's id and returns true when the piece is one byte or,
+  // by the model's rules, a token as it stands (what Encode does before
+  // merging); else false.
+  bool EncodeAsToken(std::string_view piece, std::vector<uint32_t>* out) const;
+  // The first point after `from` where the piece may be cut, or its size.
+  // Points are tried only before a character of 3 or 4 bytes (where CJK
+  // text cuts); the first call builds the span table.
+  size_t NextCut(std::string_view piece, size_t from) const;
+  // Appends the ids of a part of a pre-token: its merges alone (a part is
+  // taken as one token only when that token merges into itself).
+  void EncodePart(std::string_view part, std::vector<uint32_t>* out) const;
   // Makes the calling thread's pair memo ahead of its first merge.
   void PrepareThread() const;
 
@@ -111,6 +128,12 @@ class ByteBpe {
   };
   // calloc'd: its pages are backed only as pairs are first seen.
   std::unique_ptr<std::atomic<uint64_t>, FreeDeleter> byte_pairs_;
+  // Built at the first cut asked for (NextCut); an atomic, not
+  // std::call_once, whose every call sets thread-locals.
+  const TokenSpans& Spans() const;
+  mutable std::atomic<const TokenSpans*> spans_{nullptr};
+  mutable std::mutex spans_mutex_;
+  mutable std::unique_ptr<TokenSpans> spans_owned_;
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;

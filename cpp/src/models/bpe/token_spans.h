@@ -1,0 +1,55 @@
+// Where a byte-level BPE piece may be encoded in parts. Every symbol of the
+// merge loop is a vocab token whose bytes are the input bytes it covers (a
+// merge joins two symbols into the token that is their concatenation). So
+// at a point p of a piece that no occurrence of a token's bytes lies across,
+// no merge ever joins the two sides, and encoding the parts apart gives the
+// ids of the whole (each part's lowest-rank, leftmost-first order is the
+// same alone). CJK clauses, one pre-token each in Llama 3 style patterns,
+// cut this way into parts of a few characters that recur in text, where
+// the clauses do not.
+//
+// The test is conservative: a bitmap of the 2-4 bytes around every inner
+// point of every token. An occurrence across p, l bytes to its left and r
+// to its right, holds the window s[p - min(l, 2), p + min(r, 2)); if no
+// token has that window at an inner point with the same l, r class, no
+// occurrence crosses p. A window's bit is shared with others (a hash), so
+// a false "may" only loses a cut.
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "models/bpe/raw_tables.h"
+
+namespace mtok {
+
+class TokenSpans {
+ public:
+  // The windows of every token of `raw` (about 1 ms for a 128K vocab).
+  static TokenSpans Build(const RawTables& raw);
+
+  // False when no token's bytes can occur in s across byte p (0 < p < s.size()).
+  bool MaySpan(std::string_view s, size_t p) const;
+
+ private:
+  // Window classes, by the bytes an occurrence has on each side of the
+  // point: one, or two and more.
+  enum Class : uint64_t { k11 = 1, k12, k21, k22 };
+  // 512 KB: about 3% of a random window's bits are set for Llama 3's 121K
+  // windows, so about one cut in nine is lost to a shared bit.
+  static constexpr int kBits = 22;
+  static uint64_t Bit(Class c, uint32_t window) {
+    return ((c << 32 | window) * 0x9E3779B97F4A7C15ULL) >> (64 - kBits);
+  }
+  bool Has(Class c, uint32_t window) const {
+    const uint64_t b = Bit(c, window);
+    return (bits_[b / 64] >> (b % 64)) & 1;
+  }
+  void Set(Class c, uint32_t window) {
+    const uint64_t b = Bit(c, window);
+    bits_[b / 64] |= uint64_t{1} << (b % 64);
+  }
+  std::vector<uint64_t> bits_;
+};
+
+}  // namespace mtok
