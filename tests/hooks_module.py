@@ -1,5 +1,5 @@
 """mtok_testing: the unit-test hooks into the core's internals (regex,
-unicode tables, normalization forms, scanners, type codes), built from
+unicode tables, normalization forms, scanners, type codes, token spans), built from
 tests/hooks/*.cc into an extension of its own that no wheel installs.
 
 hooks() builds it on first use with CMake (-DMTOK_TEST_HOOKS=ON) and imports
