@@ -177,3 +177,14 @@ def test_tables_growing_while_a_piece_caches_its_parts():
     texts = [words] + pieces
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
     assert_same("llama3 parts while the tables grow", texts, expected, got, limit=2)
+
+
+def test_first_cuts_on_two_threads():
+    # A fresh tokenizer whose first encode is a batch on two threads: both
+    # may ask for the span table at once, which is built once.
+    ref, _ = corpus.hf_pair("llama3")
+    tok = mtok.Tokenizer.from_file(corpus.file_path("tokenizers", "llama3", "tokenizer.json"))
+    texts = _edge_text(_raw_vocab("llama3"), random.Random(5), 400)
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    got = tok.encode_batch(texts, add_special_tokens=False, num_threads=2)
+    assert_same("llama3 parts, first encode on two threads", texts, expected, got, limit=2)
