@@ -12,7 +12,7 @@ from . import environment, peers, report, specs, texts
 RESULTS = Path(__file__).with_name("results")
 SUITES = ("bpe", "unigram", "traffic", "load")
 PARTS = ("sized", "cold", "cold-lang", "worst", "batch")
-TRAFFIC_PARTS = ("windows", "corpus", "long", "memory")
+TRAFFIC_PARTS = ("windows", "corpus", "long", "memory", "first-seen")
 # The traffic suite's libraries by default: mtok and the 2026 peers (the
 # 2025 ones are 2-40x slower; --libs adds them).
 TRAFFIC_LIBS = ("mtok", "mtok-np", "fastokens", "gigatoken", "tokie", "nanotoken", "tokenizers-rc3")
@@ -62,9 +62,11 @@ class Settings:
         from .worstcase import QUICK_SIZES, SIZES
 
         self.worst_sizes = QUICK_SIZES if q else SIZES
+        from .first_seen import PIECES as FIRST_SEEN_PIECES, QUICK_PIECES as FIRST_SEEN_QUICK
         from .long_input import QUICK_SIZES as LONG_QUICK, SIZES as LONG_SIZES
 
         self.long_sizes = LONG_QUICK if q else LONG_SIZES
+        self.first_seen_pieces = FIRST_SEEN_QUICK if q else FIRST_SEEN_PIECES
 
 
 def _suite_specs(suite, names):
@@ -138,7 +140,7 @@ def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None
     """The traffic suite: unique and repeated windows, cold and second pass
     over the corpus, long inputs, memory; each tokenizer from its
     tokenizer.json, every library in fresh processes."""
-    from . import long_input, memory, traffic
+    from . import first_seen, long_input, memory, traffic
 
     parts = _csv(args.parts) or list(TRAFFIC_PARTS)
     unknown = set(parts) - set(TRAFFIC_PARTS)
@@ -155,7 +157,9 @@ def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None
                 "corpus": lambda: traffic.run_corpus(spec, selected, _corpus_chunks(args.quick), repeats=reps,
                                                      log=log),
                 "long": lambda: long_input.run(spec, selected, sizes=settings.long_sizes, repeats=reps, log=log),
-                "memory": lambda: memory.run(spec, selected, mb=settings.memory_mb, log=log)}
+                "memory": lambda: memory.run(spec, selected, mb=settings.memory_mb, log=log),
+                "first-seen": lambda: first_seen.run(spec, selected, pieces=settings.first_seen_pieces,
+                                                     repeats=reps, log=log)}
         for key in parts:
             try:
                 out[key] += jobs[key]()

@@ -60,9 +60,12 @@ LONG = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "size", "d
 MEMORY = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("input MB", "input_mb", "d"),
           ("load MB", "load_mb", ".1f"), ("peak growth MB", "peak_growth_mb", ".1f"),
           ("end growth MB", "end_growth_mb", ".1f"))
+FIRST_SEEN = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "class", ""), ("pieces", "pieces", "d"),
+              ("µs/piece", "us_per_piece", ".2f"), ("×mtok", "ratio", ".2f"), ("ids match", "match", "match"))
 
 COLUMNS = {"sized": SIZED, "cold": COLD, "cold-lang": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND,
-           "windows": WINDOWS, "corpus": CORPUS, "long": LONG, "memory": MEMORY}
+           "windows": WINDOWS, "corpus": CORPUS, "long": LONG, "memory": MEMORY,
+           "first-seen": FIRST_SEEN}
 TITLES = {
     "sized": "Encode, per string of about N tokens (p50/p99 per encode; ×mtok = peer p50 / mtok p50, ×mtok p99 likewise)",
     "cold": "Cold pass: fresh process, fresh load, unseen multilingual text once (×mtok = peer time / mtok time)",
@@ -79,6 +82,8 @@ TITLES = {
     "long": "Long single inputs, one encode each, fresh process per thread count (median window of "
             "the best processes; speedup = MB/s over 1 thread)",
     "memory": "Memory: RSS growth while encoding unique random words, 1 MB per encode, fresh process",
+    "first-seen": "First-seen pre-tokens by UTF-8 length: distinct words of the corpus, one class per text, "
+                  "encoded once in a fresh process (best process; ×mtok = peer µs / mtok µs)",
 }
 
 

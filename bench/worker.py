@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from . import batch, cold, long_input, memory, peers, timing, traffic, worstcase
+from . import batch, cold, first_seen, long_input, memory, peers, timing, traffic, worstcase
 from .specs import TokSpec
 
 
@@ -87,6 +87,10 @@ def job_long(job, spec):
     return long_input.long_pass(_peer(job["lib"]), spec, job["windows"])
 
 
+def job_first_seen(job, spec):
+    return first_seen.first_seen_pass(_peer(job["lib"]), spec, job["texts"])
+
+
 def job_memory(job, spec):
     return memory.memory_pass(_peer(job["lib"]), spec, job["mb"])
 
@@ -97,6 +101,7 @@ def job_version(job, spec):
 
 JOBS = {"sized": job_sized, "cold": job_cold, "worst": job_worst, "load": job_load, "batch": job_batch,
         "windows": job_windows, "corpus": job_corpus, "long": job_long, "memory": job_memory,
+        "first_seen": job_first_seen,
         "version": job_version}
 
 
