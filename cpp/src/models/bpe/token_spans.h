@@ -1,12 +1,13 @@
 // Where a byte-level BPE piece may be encoded in parts. Every symbol of the
 // merge loop is a vocab token whose bytes are the input bytes it covers (a
-// merge joins two symbols into the token that is their concatenation). So
-// at a point p of a piece that no occurrence of a token's bytes lies across,
-// no merge ever joins the two sides, and encoding the parts apart gives the
-// ids of the whole (each part's lowest-rank, leftmost-first order is the
-// same alone). CJK clauses, one pre-token each in Llama 3 style patterns,
-// cut this way into parts of a few characters that recur in text, where
-// the clauses do not.
+// merge joins two symbols into the token that is their concatenation: HF's
+// rule, checked when merges are read, and a PHSH section's merged ids are
+// trusted as its ranks are). So at a point p of a piece that no occurrence
+// of a token's bytes lies across, no merge ever joins the two sides, and
+// encoding the parts apart gives the ids of the whole (each part's
+// lowest-rank, leftmost-first order is the same alone). CJK clauses, one
+// pre-token each in Llama 3 style patterns, cut this way into parts of a
+// few characters that recur in text, where the clauses do not.
 //
 // The test is conservative: a bitmap of the 2-4 bytes around every inner
 // point of every token. An occurrence across p, l bytes to its left and r
