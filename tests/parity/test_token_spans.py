@@ -66,7 +66,9 @@ def test_cuts_are_sound_on_small_vocabularies():
     rng = random.Random(7)
     found = 0
     for _ in range(300):
-        alphabet = b"abcd"
+        # Cuts are looked for only before bytes of 0xE0 and above (where a
+        # character of 3 or 4 bytes starts).
+        alphabet = b"ab\xe3\xe4"
         tokens = [bytes([c]) for c in alphabet]
         tokens += [bytes(rng.choice(alphabet) for _ in range(rng.randint(2, 5))) for _ in range(rng.randint(1, 12))]
         piece = bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))

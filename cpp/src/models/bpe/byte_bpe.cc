@@ -199,7 +199,7 @@ const TokenSpans& ByteBpe::Spans() const {
 size_t ByteBpe::NextCut(std::string_view s, size_t from) const {
   const TokenSpans& spans = Spans();
   for (size_t p = from + 1; p < s.size(); ++p) {
-    if (static_cast<unsigned char>(s[p]) >= 0xE0 && !spans.MaySpan(s, p)) return p;
+    if (!spans.MaySpan(s, p)) return p;
   }
   return s.size();
 }

@@ -36,9 +36,9 @@ class ByteBpe {
   // by the model's rules, a token as it stands (what Encode does before
   // merging); else false.
   bool EncodeAsToken(std::string_view piece, std::vector<uint32_t>* out) const;
-  // The first point after `from` where the piece may be cut, or its size.
-  // Points are tried only before a character of 3 or 4 bytes (where CJK
-  // text cuts); the first call builds the span table.
+  // The first point after `from` where the piece may be cut, or its size
+  // (only before a character of 3 or 4 bytes, see token_spans.h); the
+  // first call builds the span table.
   size_t NextCut(std::string_view piece, size_t from) const;
   // Appends the ids of a part of a pre-token: its merges alone (a part is
   // taken as one token only when that token merges into itself).

@@ -29,22 +29,18 @@ TokenSpans TokenSpans::Build(const RawTables& raw) {
   t.bits_.assign((size_t{1} << kBits) / 64, 0);
   for (uint32_t id = 0; id < raw.count; ++id) {
     const std::string_view tok = raw.Token(id);
-    const size_t n = tok.size();
-    if (n == 2) t.Set(k11, Window(tok, 0, 2));
-    if (n < 3) continue;
-    t.Set(k12, Window(tok, 0, 3));      // point 1: one byte on the left
-    t.Set(k21, Window(tok, n - 3, 3));  // point n - 1: one byte on the right
-    // Points 2..n - 2: a window rolled a byte at a time.
-    for (uint32_t low = Window(tok, 0, 3), q = 2; q + 2 <= n; ++q) {
-      const uint32_t w = low | uint32_t{static_cast<unsigned char>(tok[q + 1])} << 24;
-      t.Set(k22, w);
-      low = w >> 8;
+    for (size_t q = 1; q < tok.size(); ++q) {
+      if (static_cast<unsigned char>(tok[q]) < kTracked) continue;
+      const bool two_left = q >= 2, two_right = tok.size() - q >= 2;
+      const Class c = two_left ? (two_right ? k22 : k21) : (two_right ? k12 : k11);
+      const size_t from = q - (two_left ? 2 : 1);
+      t.Set(c, Window(tok, from, q + (two_right ? 2 : 1) - from));
     }
   }
   return t;
 }
 
-bool TokenSpans::MaySpan(std::string_view s, size_t p) const {
+bool TokenSpans::MaySpanTracked(std::string_view s, size_t p) const {
   if (p >= 2 && p + 2 <= s.size()) {
     // Inside the piece (most points): one load, the four windows of it.
     const uint32_t w = Load4(s.data() + p - 2);
