@@ -74,6 +74,8 @@ def run(spec, selected, *, pieces=PIECES, repeats, log=print) -> list:
             else:
                 row["us_per_piece"] = min(r["seconds"][label] for r in runs) / counts[label] * 1e6
                 row["match"] = match_of([runs[0]["digests"][label]], [ref[label]])
+                if any(r["digests"][label] != runs[0]["digests"][label] for r in runs):
+                    row["match"] = "processes differ"
             rows.append(row)
     mtok = {r["class"]: r["us_per_piece"] for r in rows if r["lib"] == "mtok" and "us_per_piece" in r}
     for r in rows:

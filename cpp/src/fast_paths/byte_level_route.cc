@@ -84,7 +84,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out);
     if (bpe_->EncodeAsToken(p, out)) return;
     size_t from = 0, to = bpe_->NextCut(p, 0);
-    if (to == p.size()) return bpe_->EncodePart(p, out);
+    if (to == p.size()) return bpe_->Merge(p, out);  // EncodeAsToken has looked the piece up
     for (; from < p.size(); from = to, to = bpe_->NextCut(p, to)) CachedPartIds(cache, p.substr(from, to - from), p, out, part);
   };
   size_t prev = 0;  // end of the last match

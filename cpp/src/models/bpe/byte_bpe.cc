@@ -163,27 +163,24 @@ void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
 }
 
 bool ByteBpe::EncodeAsToken(std::string_view s, std::vector<uint32_t>* out) const {
+  return AsIs(s, ignore_merges_, out);
+}
+
+void ByteBpe::EncodePart(std::string_view s, std::vector<uint32_t>* out) const {
+  if (!s.empty() && !AsIs(s, false, out)) Merge(s, out);
+}
+
+bool ByteBpe::AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* out) const {
   uint32_t id;
   if (s.size() == 1) {
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
     return true;
   }
-  if ((ignore_merges_ || whole_) && raw_->FindPiece(s, &id) && (ignore_merges_ || whole_->Has(id))) {
+  if ((any_token || whole_) && raw_->FindPiece(s, &id) && (any_token || whole_->Has(id))) {
     out->push_back(id);
     return true;
   }
   return false;
-}
-
-void ByteBpe::EncodePart(std::string_view s, std::vector<uint32_t>* out) const {
-  uint32_t id;
-  if (s.size() == 1) {
-    out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
-  } else if (whole_ && raw_->FindPiece(s, &id) && whole_->Has(id)) {
-    out->push_back(id);
-  } else if (!s.empty()) {
-    Merge(s, out);
-  }
 }
 
 const TokenSpans& ByteBpe::Spans() const {

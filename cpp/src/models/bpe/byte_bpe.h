@@ -43,6 +43,9 @@ class ByteBpe {
   // Appends the ids of a part of a pre-token: its merges alone (a part is
   // taken as one token only when that token merges into itself).
   void EncodePart(std::string_view part, std::vector<uint32_t>* out) const;
+  // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
+  // runs once EncodeAsToken has said no).
+  void Merge(std::string_view s, std::vector<uint32_t>* out) const;
   // Makes the calling thread's pair memo ahead of its first merge.
   void PrepareThread() const;
 
@@ -106,8 +109,9 @@ class ByteBpe {
   // MergeLarge does the word from its bytes). key[i] is part i's merge key
   // (merge_key.h), filled here: it holds max(RoundUp4(n), kFixedScan) values.
   bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const;
-  // The merge loop alone, for a pre-token of 2 bytes or more.
-  void Merge(std::string_view s, std::vector<uint32_t>* out) const;
+  // Appends the token of a piece of one byte, or of a piece that is a
+  // token merging into itself, or (any_token) of any piece that is a token.
+  bool AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* out) const;
   void MergeLarge(std::string_view s, std::vector<uint32_t>* out) const;
 
   uint32_t byte_id_[256];
