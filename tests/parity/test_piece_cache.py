@@ -5,7 +5,10 @@ limits, at the start, middle and end of the text, make keys that share
 words or differ only in trailing NULs, and overflow the slots and the id
 arena. Every text is encoded twice (a miss, then a hit)."""
 
+import os
 import random
+import signal
+import time
 
 import pytest
 
@@ -194,3 +197,54 @@ def test_growth_keeps_cached_pieces():
     assert_same("llama3 cache growth", texts, [expected(t) for t in texts], [encode(t) for t in texts], limit=1)
     tables = 2 << 20  # the short table at its start size alone
     assert int(ours.debug_info()["piece_cache_bytes"]) > 4 * tables, "the tables must have grown"
+
+
+def test_growth_in_a_forked_child():
+    """The tables of the next growth are backed on a thread of their own
+    once an eighth of the growth's count was cached. A child forked
+    meanwhile does not have that thread: its growth must not wait for it,
+    and its ids stay exact."""
+    ref, ours = corpus.hf_pair("llama3")
+    expected = lambda t: ref.encode(t, add_special_tokens=False).ids
+    first = "".join(random_words(23, GROW_AFTER // 8 + 500))  # past the point the next tables are prepared
+    later = "".join(random_words(29, GROW_AFTER + 2000))  # on through the growth
+    want_first, want_later = expected(first), expected(later)
+    assert ours.encode(first, add_special_tokens=False) == want_first
+    pid = os.fork()  # at once: the backing thread is likely still at work
+    if pid == 0:
+        code = 1
+        try:
+            ok = (ours.encode(later, add_special_tokens=False, num_threads=1) == want_later
+                  and ours.encode(first, add_special_tokens=False, num_threads=1) == want_first)
+            code = 0 if ok else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 120
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung in the piece cache's growth")
+        time.sleep(0.05)
+    assert os.waitstatus_to_exitcode(status) == 0, "the forked child's ids differ from the reference"
+    assert ours.encode(later, add_special_tokens=False) == want_later  # the parent grows too
+
+
+def test_growth_inside_a_split_encode():
+    """One encode of more distinct words than a cache holds before it grows,
+    cut into parts on 2 threads: each thread's cache grows while the other
+    works (the next tables then are not prepared ahead, see
+    PieceCache::PrepareGrow). The ids are the reference's and one thread's."""
+    ref, ours = corpus.hf_pair("llama3")
+    # Lines that start with a letter: a split encode may cut before each.
+    words = 3 * GROW_AFTER
+    text = "\n".join("Line" + "".join(random_words(seed, 2000)) for seed in range(100, 100 + words // 2000))
+    assert len(text.encode()) > 4 * (192 << 10)
+    want = ref.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text, add_special_tokens=False, num_threads=2) == want
+    misses = int(ours.debug_info()["piece_cache_misses"])
+    assert misses < 0.75 * words, "the other thread must have encoded part of the text"
+    assert ours.encode(text, add_special_tokens=False, num_threads=1) == want

@@ -37,9 +37,8 @@ class HugePageRegion {
   void Release();
   uint8_t* data() const { return data_; }
   Kind kind() const { return kind_; }
-  // Has the kernel back a region on 2 MB pages now (clearing them), so
-  // that its first use does not wait for it; contents are kept. Does
-  // nothing on ordinary pages, which are backed one at a time as touched.
+  // Has the kernel back the whole region now (clearing its pages), so that
+  // its first use does not wait for it; contents are kept.
   void Populate();
   static const char* KindName(Kind k);
 

@@ -1,9 +1,14 @@
 #include "common/huge_pages.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace mtok {
 namespace {
@@ -77,13 +82,14 @@ bool HugePageRegion::Allocate(size_t size, bool huge) {
 }
 
 void HugePageRegion::Populate() {
-  if (kind_ != Kind::kHugeTlb && kind_ != Kind::kTransparent) return;
+  if (kind_ == Kind::kNone) return;
 #ifdef MADV_POPULATE_WRITE
   if (madvise(data_, size_, MADV_POPULATE_WRITE) == 0) return;
 #endif
   // Older kernels: one write per page, of the byte already there.
+  const size_t page = kind_ == Kind::kNormal ? 4096 : kHuge;
   volatile uint8_t* p = data_;
-  for (size_t at = 0; at < size_; at += kHuge) p[at] = p[at];
+  for (size_t at = 0; at < size_; at += page) p[at] = p[at];
 }
 
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views) {
@@ -100,6 +106,41 @@ std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::strin
     at += padded(v->size());
   }
   return region;
+}
+
+struct PopulateAhead::State {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  pid_t pid = getpid();
+};
+
+bool PopulateAhead::Start(HugePageRegion* region) {
+  Wait();
+  auto state = std::make_shared<State>();
+  try {
+    // Detached, the state shared: a forked child must not join a thread
+    // it does not have.
+    std::thread([region, state] {
+      region->Populate();
+      std::lock_guard<std::mutex> lock(state->mutex);
+      state->done = true;
+      state->cv.notify_all();
+    }).detach();
+  } catch (const std::system_error&) {
+    return false;
+  }
+  state_ = std::move(state);
+  return true;
+}
+
+void PopulateAhead::Wait() {
+  if (!state_) return;
+  if (state_->pid == getpid()) {
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    state_->cv.wait(lock, [&] { return state_->done; });
+  }
+  state_.reset();
 }
 
 }  // namespace mtok

@@ -1,6 +1,6 @@
 // Read-mostly memory on 2 MB pages for large lookup tables walked at
 // random (HugePageRegion, in the public mtok/memory.h: the bindings' id
-// table uses it too).
+// table uses it too), and backing it ahead of use.
 #pragma once
 #include <initializer_list>
 #include <memory>
@@ -14,5 +14,28 @@ namespace mtok {
 // aligned) and points the views at their copies; null, with the views
 // unchanged, when there is no memory for it.
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views);
+
+// Backs a region (HugePageRegion::Populate) on a thread of its own, so that
+// the thread that writes it next does not wait for the kernel to clear its
+// pages, nor, in a VM, for the host to back them (2.5 ms a MB on some).
+class PopulateAhead {
+ public:
+  PopulateAhead() = default;
+  PopulateAhead(const PopulateAhead&) = delete;
+  PopulateAhead& operator=(const PopulateAhead&) = delete;
+  ~PopulateAhead() { Wait(); }
+
+  // Starts backing `region`, which must stay mapped until Wait returns,
+  // after waiting for the one started before; false, with nothing
+  // started, when no thread could be made.
+  bool Start(HugePageRegion* region);
+  // Returns once the backing started last has finished. At once in a
+  // forked child: the thread did not come with it.
+  void Wait();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
 
 }  // namespace mtok

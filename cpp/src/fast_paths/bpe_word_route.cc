@@ -19,7 +19,7 @@ const BpeBoundaries& BpeWordRoute::Boundaries() const {
   return boundaries_;
 }
 
-void BpeWordRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
+void BpeWordRoute::PrepareThread() const { PieceCache::ForThread(serial_); }
 
 void BpeWordRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   PieceCache::ForThread(serial_).Describe(out);

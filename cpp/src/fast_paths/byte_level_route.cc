@@ -41,7 +41,7 @@ std::unique_ptr<ByteLevelRoute> ByteLevelRoute::Make(const PipelineShape& shape,
 ByteLevelRoute::ByteLevelRoute() : serial_(NewOwnerSerial()) {}
 
 void ByteLevelRoute::PrepareThread() const {
-  PieceCache::ForThread(serial_).Populate();
+  PieceCache::ForThread(serial_);
   bpe_->PrepareThread();
 }
 

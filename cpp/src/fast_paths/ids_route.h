@@ -25,6 +25,7 @@ class IdsRoute {
   virtual const char* Name() const = 0;
   // Makes the calling thread's caches for this route (and clears their
   // memory) ahead of its first Encode. Optional: Encode makes them too.
+  // A piece cache is backed when made (PieceCache::AllocateTables).
   virtual void PrepareThread() const {}
   // True when the pre-tokenizer always puts a boundary at byte p of s
   // (0 < p < s.size(), s[p - 1] == '\n'), whatever text comes before or

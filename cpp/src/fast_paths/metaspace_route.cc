@@ -133,7 +133,7 @@ class MetaspaceRoute::Words {
 
 MetaspaceRoute::MetaspaceRoute() : serial_(NewOwnerSerial()) {}
 
-void MetaspaceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
+void MetaspaceRoute::PrepareThread() const { PieceCache::ForThread(serial_); }
 
 void MetaspaceRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   PieceCache::ForThread(serial_).Describe(out);

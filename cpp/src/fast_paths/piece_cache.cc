@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/flat_hash.h"
+#include "common/thread_pool.h"
 #include "mtok/piece_cache.h"
 
 namespace mtok {
@@ -132,10 +133,12 @@ void PieceCache::Reset(size_t bound) {
   max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), 1) : 1;
   cached_short_ = cached_long_ = cached_huge_ = 0;
   hits_ = misses_ = 0;
+  ahead_.Wait();
+  prepared_ = false;
   tables_[0].Release();
   tables_[1].Release();
-  if (!AllocateTables(std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
-                      std::min(kHugeBits, max_huge_bits_)))
+  if (!AllocateTables({std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
+                       std::min(kHugeBits, max_huge_bits_)}))
     throw std::bad_alloc();
   can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
   // No memory for the rings: keys of one id and up to 48 bytes still cache.
@@ -143,18 +146,27 @@ void PieceCache::Reset(size_t bound) {
   if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
 }
 
-void PieceCache::Populate() { tables_[cur_].Populate(); }
-
-bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge_bits) {
-  const size_t short_slots = size_t{1} << short_bits, long_slots = size_t{1} << long_bits,
-               huge_slots = size_t{1} << huge_bits;
+bool PieceCache::AllocateTables(const TableBits& bits) {
+  const size_t short_slots = size_t{1} << bits.short_bits, long_slots = size_t{1} << bits.long_bits,
+               huge_slots = size_t{1} << bits.huge_bits;
   const size_t short_bytes = short_slots * sizeof(ShortSlot), long_bytes = long_slots * sizeof(LongSlot);
   const size_t bytes = short_bytes + long_bytes + huge_slots * sizeof(HugeSlot);
   HugePageRegion& mem = tables_[cur_ ^ 1];
-  mem.Release();
-  // The first tables stay on ordinary pages: a tokenizer that encodes
-  // little keeps resident only the slots it wrote, not 4 MB of 2 MB pages.
-  if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return false;
+  ahead_.Wait();
+  if (!prepared_ || !(prepared_bits_ == bits)) {
+    mem.Release();
+    // The first tables stay on ordinary pages: 2.7 MB resident for a
+    // tokenizer that encodes little, not 4 MB of 2 MB pages.
+    if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return false;
+    // Backed now, all of it: a lookup reads a slot before it is first
+    // written. The read maps the kernel's shared zero page, and the write
+    // after it must replace that mapping, which costs every other CPU
+    // running this process an interrupt to flush its TLB (split encodes
+    // and batches run two threads), and a 2 MB page may then be split into
+    // 4 KB ones. A growth writes the whole new table anyway.
+    mem.Populate();
+  }
+  prepared_ = false;
   cur_ ^= 1;
   ++moves_;
   short_ = reinterpret_cast<ShortSet*>(mem.data());
@@ -164,9 +176,9 @@ bool PieceCache::AllocateTables(size_t short_bits, size_t long_bits, size_t huge
   long_slots_ = long_slots;
   huge_slots_ = huge_slots;
   table_bytes_ = bytes;
-  short_shift_ = static_cast<uint64_t>(64 - short_bits + kWayBits);
-  long_shift_ = static_cast<uint64_t>(64 - long_bits);
-  huge_shift_ = static_cast<uint64_t>(64 - huge_bits);
+  short_shift_ = static_cast<uint64_t>(64 - bits.short_bits + kWayBits);
+  long_shift_ = static_cast<uint64_t>(64 - bits.long_bits);
+  huge_shift_ = static_cast<uint64_t>(64 - bits.huge_bits);
   return true;
 }
 
@@ -180,15 +192,35 @@ size_t Log2(size_t n) {
 
 }  // namespace
 
+PieceCache::TableBits PieceCache::GrownBits() const {
+  return {std::min(Log2(short_slots_) + 2, max_short_bits_), std::min(Log2(long_slots_) + 2, max_long_bits_),
+          std::min(Log2(huge_slots_) + 2, max_huge_bits_)};
+}
+
+void PieceCache::PrepareGrow() {
+  // Only when this thread works alone: inside a split encode or a batch
+  // the other CPUs are busy with it, and a thread backing memory would
+  // take one from them, for a growth that may not come.
+  if (prepared_ || ThreadPool::InParallelWork()) return;
+  const TableBits bits = GrownBits();
+  const size_t bytes = (size_t{1} << bits.short_bits) * sizeof(ShortSlot) +
+                       (size_t{1} << bits.long_bits) * sizeof(LongSlot) +
+                       (size_t{1} << bits.huge_bits) * sizeof(HugeSlot);
+  HugePageRegion& mem = tables_[cur_ ^ 1];
+  mem.Release();
+  if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return;  // the growth tries again
+  if (!ahead_.Start(&mem)) mem.Populate();  // no thread: backed now
+  prepared_ = true;
+  prepared_bits_ = bits;
+}
+
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
   const ShortSet* old_short = short_;
   const LongSlot* old_long = long_;
   const HugeSlot* old_huge = huge_;
   const size_t old_sets = short_slots_ >> kWayBits, old_long_slots = long_slots_, old_huge_slots = huge_slots_;
-  if (!AllocateTables(std::min(Log2(short_slots_) + 2, max_short_bits_),
-                      std::min(Log2(long_slots_) + 2, max_long_bits_),
-                      std::min(Log2(huge_slots_) + 2, max_huge_bits_))) {
+  if (!AllocateTables(GrownBits())) {
     can_grow_ = false;  // no memory: stay this size
     return;
   }

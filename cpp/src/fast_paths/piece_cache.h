@@ -181,8 +181,6 @@ class PieceCache {
   // This thread's cache for `owner` (a NewOwnerSerial() of the route),
   // made again when the bound has changed since it was made.
   static PieceCache& ForThread(uint64_t owner);
-  // Has the kernel back the tables now (see HugePageRegion::Populate).
-  void Populate();
 
   // What debug_info() reports.
   struct Stats {
@@ -199,7 +197,7 @@ class PieceCache {
   // time one of them had half as many pre-tokens cached as it has slots,
   // until they reach the bound's share (shares: short table 3/8, long
   // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
-  // all). A fresh cache costs the kernel the pages it writes to clear; one
+  // all). A fresh cache's tables are backed when it is made (2.7 MB); one
   // that sees many distinct pre-tokens grows to its bound.
   static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
@@ -241,18 +239,35 @@ class PieceCache {
     return w0 * 0x9E3779B97F4A7C15ULL ^ (w1 + n) * 0xC2B2AE3D27D4EB4FULL;
   }
   ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> short_shift_]; }
-  // Points the tables at a new zeroed region of the given sizes (log2 of
-  // the slot counts); false, with nothing changed, when there is no memory.
-  bool AllocateTables(size_t short_bits, size_t long_bits, size_t huge_bits);
+  // Log2 of the three tables' slot counts.
+  struct TableBits {
+    size_t short_bits, long_bits, huge_bits;
+    bool operator==(const TableBits& o) const {
+      return short_bits == o.short_bits && long_bits == o.long_bits && huge_bits == o.huge_bits;
+    }
+  };
+  // The sizes a growth moves to: four times larger, up to the bound's shares.
+  TableBits GrownBits() const;
+  // Points the tables at a new zeroed, backed region of the given sizes
+  // (the prepared one when it has them); false, with nothing changed,
+  // when there is no memory.
+  bool AllocateTables(const TableBits& bits);
+  // Maps the region of the next growth and has it backed on another thread
+  // meanwhile; nothing when it is already prepared.
+  void PrepareGrow();
   // Moves every cached pre-token into tables four times larger (up to
   // the bound's shares).
   void Grow();
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
   // grew (the long and huge tables are direct-mapped: CJK text fills them
-  // long before the short one).
+  // long before the short one). The next tables are prepared at an eighth
+  // of that, so that the growth does not wait for their memory.
   void Counted(size_t* count, size_t slots) {
-    if (++*count == slots / 2 && can_grow_) Grow();
+    ++*count;
+    if (!can_grow_) return;
+    if (*count == slots / 16) PrepareGrow();
+    if (*count == slots / 2) Grow();
   }
   // Appends the ids a filled slot holds; false when they are gone from
   // the ring (the slot is stale).
@@ -283,6 +298,11 @@ class PieceCache {
   // a warm cache that grows calls no allocator (only mmap).
   HugePageRegion tables_[2];
   int cur_ = 0;
+  // tables_[cur_ ^ 1] holds the prepared tables (PrepareGrow) when
+  // prepared_ is set, of prepared_bits_' sizes, backed by ahead_.
+  bool prepared_ = false;
+  TableBits prepared_bits_{};
+  PopulateAhead ahead_;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_

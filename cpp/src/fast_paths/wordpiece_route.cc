@@ -357,7 +357,7 @@ std::unique_ptr<WordPieceRoute> WordPieceRoute::Make(const PipelineShape& shape,
   return std::unique_ptr<WordPieceRoute>(new WordPieceRoute(opt, normalizer, wp));
 }
 
-void WordPieceRoute::PrepareThread() const { PieceCache::ForThread(serial_).Populate(); }
+void WordPieceRoute::PrepareThread() const { PieceCache::ForThread(serial_); }
 
 void WordPieceRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   PieceCache::ForThread(serial_).Describe(out);
