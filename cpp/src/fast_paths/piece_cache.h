@@ -158,22 +158,22 @@ class PieceCache {
   bool Append(const ShortKey& k, std::vector<uint32_t>* ids);
   void Put(const ShortKey& k, const uint32_t* ids, size_t count);
 
-  // The same for keys of kMaxShort + 1..kMaxKey bytes (`slot`: the two
-  // ways the key may be in).
-  bool AppendLong(std::string_view piece, LongSlot** slot, std::vector<uint32_t>* ids);
-  void PutLong(LongSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
+  // The same for keys of kMaxShort + 1..kMaxKey bytes (`ways`: the first
+  // of the four slots the key may be in).
+  bool AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids);
+  void PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count);
 
   // The same for keys of kMaxKey + 1..kMaxHuge bytes.
   struct HugeSlot;
-  bool AppendHuge(std::string_view piece, HugeSlot** slot, std::vector<uint32_t>* ids);
-  void PutHuge(HugeSlot* slot, std::string_view piece, const uint32_t* ids, size_t count);
+  bool AppendHuge(std::string_view piece, HugeSlot** ways, std::vector<uint32_t>* ids);
+  void PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t* ids, size_t count);
 
-  // Counts the moves of the tables (Grow): a slot found before a move is
+  // Counts the moves of the tables (Grow): ways found before a move are
   // stale after it. Encoding a piece may cache its parts and so move them.
   uint64_t moves() const { return moves_; }
-  // The slots a long or huge key may be in (what AppendLong and AppendHuge give).
-  LongSlot* LongPair(std::string_view piece) const;
-  HugeSlot* HugePair(std::string_view piece) const;
+  // The ways a long or huge key may be in (what AppendLong and AppendHuge give).
+  LongSlot* LongWays(std::string_view piece) const;
+  HugeSlot* HugeWays(std::string_view piece) const;
 
   bool enabled() const { return bound_ != 0; }
   void CountMiss() { ++misses_; }
@@ -260,8 +260,8 @@ class PieceCache {
   void Grow();
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
-  // grew (the long and huge tables are direct-mapped: CJK text fills them
-  // long before the short one). The next tables are prepared at an eighth
+  // grew (CJK text fills the long and huge tables long before the short
+  // one). The next tables are prepared at an eighth
   // of that, so that the growth does not wait for their memory.
   void Counted(size_t* count, size_t slots) {
     ++*count;
@@ -357,13 +357,13 @@ template <typename Key, typename Encode>
   encode(piece, ids);
   cache.CountMiss();
   if (!cache.enabled()) return;
-  const bool moved = cache.moves() != moves;  // a long or huge key's slot is then found again
+  const bool moved = cache.moves() != moves;  // a long or huge key's ways are then found again
   if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
     cache.Put(k, ids->data() + before, ids->size() - before);
   } else if constexpr (std::is_same_v<Key, PieceCache::LongSlot*>) {
-    cache.PutLong(moved ? cache.LongPair(piece) : k, piece, ids->data() + before, ids->size() - before);
+    cache.PutLong(moved ? cache.LongWays(piece) : k, piece, ids->data() + before, ids->size() - before);
   } else {
-    cache.PutHuge(moved ? cache.HugePair(piece) : k, piece, ids->data() + before, ids->size() - before);
+    cache.PutHuge(moved ? cache.HugeWays(piece) : k, piece, ids->data() + before, ids->size() - before);
   }
 }
 
@@ -392,12 +392,12 @@ template <typename Encode>
     return;
   }
   if (n > PieceCache::kMaxKey) {
-    PieceCache::HugeSlot* slot;
-    if (!cache.AppendHuge(piece, &slot, ids)) EncodeAndCache(cache, slot, piece, ids, encode);
+    PieceCache::HugeSlot* ways;
+    if (!cache.AppendHuge(piece, &ways, ids)) EncodeAndCache(cache, ways, piece, ids, encode);
     return;
   }
-  PieceCache::LongSlot* slot;
-  if (!cache.AppendLong(piece, &slot, ids)) EncodeAndCache(cache, slot, piece, ids, encode);
+  PieceCache::LongSlot* ways;
+  if (!cache.AppendLong(piece, &ways, ids)) EncodeAndCache(cache, ways, piece, ids, encode);
 }
 
 template <typename Encode>
