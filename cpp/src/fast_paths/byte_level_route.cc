@@ -98,9 +98,12 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
       const size_t m = std::min(kBatch, count - base);
       for (size_t k = 0; k < m; ++k) {
         const std::string_view piece(s.data() + batch[k].first, batch[k].second - batch[k].first);
-        if (!PieceCache::IsShort(piece)) continue;
-        keys[k] = PieceCache::MakeShort(piece, s);
-        cache.Prefetch(keys[k]);
+        if (PieceCache::IsShort(piece)) {
+          keys[k] = PieceCache::MakeShort(piece, s);
+          cache.Prefetch(keys[k]);
+        } else if (piece.size() <= PieceCache::kMaxHuge) {
+          cache.PrefetchLonger(piece);  // CJK clauses: most are long keys
+        }
       }
       for (size_t k = 0; k < m; ++k) {
         const auto [b, e] = batch[k];

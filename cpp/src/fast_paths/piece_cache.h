@@ -174,6 +174,17 @@ class PieceCache {
   // The ways a long or huge key may be in (what AppendLong and AppendHuge give).
   LongSlot* LongWays(std::string_view piece) const;
   HugeSlot* HugeWays(std::string_view piece) const;
+  // Starts loading the newest ways of a longer key's set, as Prefetch
+  // does for a short key (a piece of kMaxShort + 1..kMaxHuge bytes).
+  [[gnu::always_inline]] void PrefetchLonger(std::string_view piece) const {
+    if (piece.size() <= kMaxKey) {
+      const LongSlot* ways = LongWays(piece);
+      __builtin_prefetch(ways);
+      __builtin_prefetch(ways + 1);
+    } else {
+      __builtin_prefetch(HugeWays(piece));  // four ways in two lines
+    }
+  }
 
   bool enabled() const { return bound_ != 0; }
   void CountMiss() { ++misses_; }
