@@ -248,3 +248,24 @@ def test_growth_inside_a_split_encode():
     misses = int(ours.debug_info()["piece_cache_misses"])
     assert misses < 0.75 * words, "the other thread must have encoded part of the text"
     assert ours.encode(text, add_special_tokens=False, num_threads=1) == want
+
+
+def test_reported_memory_counts_the_prepared_tables_and_stays_within_the_bound():
+    """The tables of the next growth are held from an eighth of the
+    growth's count on. debug_info's piece_cache_bytes counts them, and the
+    cache stays within its bound at every step, through two growths."""
+    _, ours = corpus.hf_pair("llama3")
+    bound = int(ours.debug_info()["piece_cache_bound"])
+    assert bound == 64 << 20, "the default bound"
+    rng = random.Random(41)
+    seen = []
+    for seed in range(40):
+        words = random_words(1000 + seed, 5000)
+        words += [" " + word(rng, rng.randint(49, 90), "abcdefghijklmnopqrstuvwxyz") for _ in range(200)]
+        ours.encode("".join(words), add_special_tokens=False, num_threads=1)
+        seen.append(int(ours.debug_info()["piece_cache_bytes"]))
+        assert seen[-1] <= bound, seen
+    assert max(seen) > 20 << 20, f"the tables must have grown twice: {seen}"
+    # Counted from when they are mapped, the next tables make the figure
+    # fall at a growth, when the old ones are freed.
+    assert any(b < a for a, b in zip(seen, seen[1:])), f"the prepared tables were not counted: {seen}"

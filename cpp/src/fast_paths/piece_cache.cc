@@ -226,12 +226,18 @@ void PieceCache::PrepareGrow() {
   const size_t bytes = (size_t{1} << bits.short_bits) * sizeof(ShortSlot) +
                        (size_t{1} << bits.long_bits) * sizeof(LongSlot) +
                        (size_t{1} << bits.huge_bits) * sizeof(HugeSlot);
+  // Held until the growth, maybe for good: only while the tables, the
+  // next ones and the rings at full size fit in the bound (the last
+  // growths do not; they back their tables as they come).
+  const size_t rings = ids_.capacity() * sizeof(uint32_t) + key_bytes_.capacity();
+  if (table_bytes_ + bytes + rings > bound_) return;
   HugePageRegion& mem = tables_[cur_ ^ 1];
   mem.Release();
   if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return;  // the growth tries again
   if (!ahead_.Start(&mem)) mem.Populate();  // no thread: backed now
   prepared_ = true;
   prepared_bits_ = bits;
+  prepared_bytes_ = bytes;
 }
 
 void PieceCache::Grow() {
@@ -280,7 +286,7 @@ void PieceCache::Grow() {
 
 PieceCache::Stats PieceCache::GetStats() const {
   const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used();
-  return {bound_, table_bytes_ + rings, hits_, misses_};
+  return {bound_, table_bytes_ + (prepared_ ? prepared_bytes_ : 0) + rings, hits_, misses_};
 }
 
 void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out) const {

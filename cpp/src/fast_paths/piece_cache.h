@@ -195,7 +195,7 @@ class PieceCache {
 
   // What debug_info() reports.
   struct Stats {
-    size_t bound, bytes;  // the bound; the memory of the tables and rings now
+    size_t bound, bytes;  // the bound; the memory of the tables (the next ones too, when prepared) and rings now
     uint64_t hits, misses;
   };
   Stats GetStats() const;
@@ -310,9 +310,11 @@ class PieceCache {
   HugePageRegion tables_[2];
   int cur_ = 0;
   // tables_[cur_ ^ 1] holds the prepared tables (PrepareGrow) when
-  // prepared_ is set, of prepared_bits_' sizes, backed by ahead_.
+  // prepared_ is set, of prepared_bits_' sizes (prepared_bytes_), backed
+  // by ahead_.
   bool prepared_ = false;
   TableBits prepared_bits_{};
+  size_t prepared_bytes_ = 0;
   PopulateAhead ahead_;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
