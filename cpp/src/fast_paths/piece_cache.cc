@@ -166,18 +166,27 @@ void PieceCache::Reset(size_t bound) {
   if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
 }
 
+size_t PieceCache::TableBytes(const TableBits& bits) {
+  return (size_t{1} << bits.short_bits) * sizeof(ShortSlot) + (size_t{1} << bits.long_bits) * sizeof(LongSlot) +
+         (size_t{1} << bits.huge_bits) * sizeof(HugeSlot);
+}
+
+bool PieceCache::MapTables(HugePageRegion* mem, size_t bytes) {
+  mem->Release();
+  // The first tables stay on ordinary pages: 2.7 MB resident for a
+  // tokenizer that encodes little, not 4 MB of 2 MB pages.
+  return mem->Allocate(bytes, /*huge=*/bytes > kSmallTableBytes);
+}
+
 bool PieceCache::AllocateTables(const TableBits& bits) {
   const size_t short_slots = size_t{1} << bits.short_bits, long_slots = size_t{1} << bits.long_bits,
                huge_slots = size_t{1} << bits.huge_bits;
   const size_t short_bytes = short_slots * sizeof(ShortSlot), long_bytes = long_slots * sizeof(LongSlot);
-  const size_t bytes = short_bytes + long_bytes + huge_slots * sizeof(HugeSlot);
+  const size_t bytes = TableBytes(bits);
   HugePageRegion& mem = tables_[cur_ ^ 1];
   ahead_.Wait();
-  if (!prepared_ || !(prepared_bits_ == bits)) {
-    mem.Release();
-    // The first tables stay on ordinary pages: 2.7 MB resident for a
-    // tokenizer that encodes little, not 4 MB of 2 MB pages.
-    if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return false;
+  if (!prepared_) {
+    if (!MapTables(&mem, bytes)) return false;
     // Backed now, all of it: a lookup reads a slot before it is first
     // written. The read maps the kernel's shared zero page, and the write
     // after it must replace that mapping, which costs every other CPU
@@ -222,22 +231,16 @@ void PieceCache::PrepareGrow() {
   // the other CPUs are busy with it, and a thread backing memory would
   // take one from them, for a growth that may not come.
   if (prepared_ || ThreadPool::InParallelWork()) return;
-  const TableBits bits = GrownBits();
-  const size_t bytes = (size_t{1} << bits.short_bits) * sizeof(ShortSlot) +
-                       (size_t{1} << bits.long_bits) * sizeof(LongSlot) +
-                       (size_t{1} << bits.huge_bits) * sizeof(HugeSlot);
+  const size_t bytes = TableBytes(GrownBits());
   // Held until the growth, maybe for good: only while the tables, the
   // next ones and the rings at full size fit in the bound (the last
   // growths do not; they back their tables as they come).
   const size_t rings = ids_.capacity() * sizeof(uint32_t) + key_bytes_.capacity();
   if (table_bytes_ + bytes + rings > bound_) return;
   HugePageRegion& mem = tables_[cur_ ^ 1];
-  mem.Release();
-  if (!mem.Allocate(bytes, /*huge=*/bytes > kSmallTableBytes)) return;  // the growth tries again
+  if (!MapTables(&mem, bytes)) return;  // the growth tries again
   if (!ahead_.Start(&mem)) mem.Populate();  // no thread: backed now
   prepared_ = true;
-  prepared_bits_ = bits;
-  prepared_bytes_ = bytes;
 }
 
 void PieceCache::Grow() {
@@ -286,7 +289,7 @@ void PieceCache::Grow() {
 
 PieceCache::Stats PieceCache::GetStats() const {
   const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used();
-  return {bound_, table_bytes_ + (prepared_ ? prepared_bytes_ : 0) + rings, hits_, misses_};
+  return {bound_, table_bytes_ + (prepared_ ? TableBytes(GrownBits()) : 0) + rings, hits_, misses_};
 }
 
 void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out) const {

@@ -253,14 +253,16 @@ class PieceCache {
   // Log2 of the three tables' slot counts.
   struct TableBits {
     size_t short_bits, long_bits, huge_bits;
-    bool operator==(const TableBits& o) const {
-      return short_bits == o.short_bits && long_bits == o.long_bits && huge_bits == o.huge_bits;
-    }
   };
+  static size_t TableBytes(const TableBits& bits);
   // The sizes a growth moves to: four times larger, up to the bound's shares.
   TableBits GrownBits() const;
-  // Points the tables at a new zeroed, backed region of the given sizes
-  // (the prepared one when it has them); false, with nothing changed,
+  // Maps `bytes` of zeroed tables into `mem`, dropping what it held;
+  // false when there is no memory.
+  static bool MapTables(HugePageRegion* mem, size_t bytes);
+  // Points the tables at a new zeroed, backed region of the given sizes,
+  // the prepared one when there is one (then `bits` are GrownBits(): only
+  // Grow comes here with tables prepared); false, with nothing changed,
   // when there is no memory.
   bool AllocateTables(const TableBits& bits);
   // Maps the region of the next growth and has it backed on another thread
@@ -272,8 +274,8 @@ class PieceCache {
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
   // grew (CJK text fills the long and huge tables long before the short
-  // one). The next tables are prepared at an eighth
-  // of that, so that the growth does not wait for their memory.
+  // one). The next tables are prepared at an eighth of that, so that the
+  // growth does not wait for their memory.
   void Counted(size_t* count, size_t slots) {
     ++*count;
     if (!can_grow_) return;
@@ -309,12 +311,9 @@ class PieceCache {
   // a warm cache that grows calls no allocator (only mmap).
   HugePageRegion tables_[2];
   int cur_ = 0;
-  // tables_[cur_ ^ 1] holds the prepared tables (PrepareGrow) when
-  // prepared_ is set, of prepared_bits_' sizes (prepared_bytes_), backed
-  // by ahead_.
+  // tables_[cur_ ^ 1] holds the next tables (PrepareGrow, of
+  // GrownBits()' sizes) when prepared_ is set, backed by ahead_.
   bool prepared_ = false;
-  TableBits prepared_bits_{};
-  size_t prepared_bytes_ = 0;
   PopulateAhead ahead_;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
