@@ -18,7 +18,12 @@ test: install-test
 install:
 	$(PIP) install --quiet .
 
+# valgrind counts instructions for the worst-case tests (from Debian, as
+# root; elsewhere those tests skip and say why).
 install-test:
+	@command -v valgrind >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; } || \
+		echo "valgrind is not installed: tests/hostile/test_worst_case_work.py will skip"
 	$(PIP) install --quiet ".[test]"
 
 # In-place build for development: compiles the extension into src/mtok/.

@@ -1,6 +1,6 @@
 // mtok_testing: test-only hooks that expose core units (regex,
 // normalization, unicode tables, scanners, type codes, token spans,
-// memory backed ahead) so pytest can
+// memory backed ahead, instruction counts) so pytest can
 // compare them with reference implementations. Built with
 // -DMTOK_TEST_HOOKS=ON (tests/hooks_module.py does it) and never installed:
 // the product module, mtok._native, exports the product only.
@@ -16,6 +16,7 @@ void bind_testing_codes(nb::module_& m);
 void bind_testing_scanner(nb::module_& m);
 void bind_testing_token_spans(nb::module_& m);
 void bind_testing_memory(nb::module_& m);
+void bind_testing_instructions(nb::module_& m);
 
 NB_MODULE(mtok_testing, m) {
   m.doc() = "mtok core internals for the unit tests (not part of the package)";
@@ -26,4 +27,5 @@ NB_MODULE(mtok_testing, m) {
   bind_testing_scanner(m);
   bind_testing_token_spans(m);
   bind_testing_memory(m);
+  bind_testing_instructions(m);
 }
