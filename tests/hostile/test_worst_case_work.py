@@ -79,7 +79,7 @@ def count_instructions(path, jobs, tmp_path):
         "sys_path": [str(Path(testing.__file__).parent)] + [p for p in sys.path if p],
         "path": str(path), "jobs": jobs}))
     out = tmp_path / "callgrind.out"
-    cmd = [valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+    cmd = [valgrind, "--tool=callgrind", "--instr-atstart=no",
            f"--callgrind-out-file={out}", sys.executable, str(Path(__file__).with_name("count_instructions.py")),
            str(spec)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
