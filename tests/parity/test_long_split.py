@@ -84,6 +84,19 @@ def test_corpus_text_on_two_threads(pair):
         assert_same(f"two threads, {rnd}", texts, expected, got, limit=1)
 
 
+def test_parts_kept_between_calls_never_leak_into_the_next(pair):
+    """The calling thread keeps its parts' vectors between split encodes
+    (split_encode.cc): an encode after one with more parts, or after one so
+    long that the vectors were given back, has the ids of one thread."""
+    _, tok = pair
+    texts = texts_with_cuts()
+    huge = texts[0] * 24  # over 4 MB of ids in the parts: given back after
+    order = [(texts[1], 3), (texts[2], 2), (huge, 2), (texts[3], 2), (texts[1][:SPLIT_MIN + 4096], 3)]
+    for text, threads in order:
+        assert tok.encode(text, add_special_tokens=False, num_threads=threads) == \
+            tok.encode(text, add_special_tokens=False, num_threads=1)
+
+
 def _lookups(tok):
     info = tok.debug_info()
     return int(info["piece_cache_hits"]) + int(info["piece_cache_misses"])

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "common/thread_pool.h"
+#include "mtok/memory.h"
 
 namespace mtok {
 
@@ -43,7 +44,15 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
   if (cuts.size() < 2) return false;
   cuts.push_back(s.size());
   const size_t parts = cuts.size() - 1;
-  std::vector<std::vector<uint32_t>> out(parts);
+  // The parts' ids, kept by the calling thread between calls: fresh
+  // vectors cost every long encode their growth copies and the kernel's
+  // clearing of new pages, on each thread.
+  // (A reference: the workers' lambda must see the caller's vectors, not
+  // their own thread's.)
+  thread_local std::vector<std::vector<uint32_t>> kept_parts;
+  std::vector<std::vector<uint32_t>>& out = kept_parts;
+  if (out.size() < parts) out.resize(parts);
+  for (size_t i = 0; i < parts; ++i) out[i].clear();
   std::vector<std::exception_ptr> errors(parts);
   ThreadPool::Shared().ParallelFor(parts, threads, [&](size_t i) {
     try {
@@ -55,10 +64,12 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
-  size_t total = 0;
-  for (const auto& part : out) total += part.size();
+  size_t total = 0, kept = 0;
+  for (size_t i = 0; i < parts; ++i) total += out[i].size();
   ids->reserve(ids->size() + total);
-  for (const auto& part : out) ids->insert(ids->end(), part.begin(), part.end());
+  for (size_t i = 0; i < parts; ++i) ids->insert(ids->end(), out[i].begin(), out[i].end());
+  for (const auto& part : out) kept += part.capacity() * sizeof(uint32_t);
+  if (kept > kScratchKeepBytes) out.clear();  // grown for a huge input: given back
   return true;
 }
 
