@@ -55,14 +55,19 @@ class IdObjects {
     // its last entry, and an id without its object yet fetches address 0,
     // both harmless (a branch on them would be mispredicted at every
     // first-seen id of a fresh tokenizer).
+    // The table in locals: the compiler cannot tell that the stores into
+    // the list and the reference counts leave objs_ and size_ alone, and
+    // reloaded both for every id. Only Get (a first-seen id) changes them.
+    PyObject** objs = objs_;
+    size_t size = size_;
     for (; i + 32 < n; ++i) {
-      const uint32_t last = static_cast<uint32_t>(size_ - 1);
-      __builtin_prefetch(&objs_[std::min(id[i + 32], last)]);
-      __builtin_prefetch(objs_[std::min(id[i + 16], last)], 1);
-      if (!Put(id[i], items + i)) return Fail(list);
+      const auto last = static_cast<uint32_t>(size - 1);  // size_ <= 2^32
+      __builtin_prefetch(&objs[std::min(id[i + 32], last)]);
+      __builtin_prefetch(objs[std::min(id[i + 16], last)], 1);
+      if (!Put(id[i], items + i, &objs, &size)) return Fail(list);
     }
     for (; i < n; ++i) {
-      if (!Put(id[i], items + i)) return Fail(list);
+      if (!Put(id[i], items + i, &objs, &size)) return Fail(list);
     }
     return nanobind::steal<nanobind::list>(list);
   }
@@ -70,9 +75,15 @@ class IdObjects {
  private:
   // Stores a new reference to id's object at *item; false (a Python error
   // set) when it cannot be made. Hot: an id seen before is one load.
-  [[gnu::always_inline]] bool Put(uint32_t id, PyObject** item) {
-    PyObject* o = id < size_ ? objs_[id] : nullptr;
-    if (o == nullptr && (o = Get(id)) == nullptr) return false;
+  // *objs and *size are the caller's copies of the table, updated when Get
+  // grows it.
+  [[gnu::always_inline]] bool Put(uint32_t id, PyObject** item, PyObject*** objs, size_t* size) {
+    PyObject* o = id < *size ? (*objs)[id] : nullptr;
+    if (o == nullptr) {
+      if ((o = Get(id)) == nullptr) return false;
+      *objs = objs_;
+      *size = size_;
+    }
     Py_INCREF(o);
     *item = o;
     return true;
@@ -83,7 +94,7 @@ class IdObjects {
   }
 
   PyObject* Get(uint32_t id) {
-    if (id >= size_) Grow(static_cast<size_t>(id) + 1 + size_ / 2);
+    if (id >= size_) Grow(std::min(static_cast<size_t>(id) + 1 + size_ / 2, size_t{1} << 32));
     PyObject*& slot = objs_[id];
     if (slot == nullptr) slot = PyLong_FromUnsignedLong(id);
     return slot;
