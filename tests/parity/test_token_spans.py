@@ -74,6 +74,8 @@ def test_cuts_are_sound_on_small_vocabularies():
         piece = bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
         cuts = hooks().token_span_cuts(tokens, piece)
         assert _unsound(tokens, piece, cuts) == [], (tokens, piece, cuts)
+        # Tables read as one run of bytes or token by token: the same cuts.
+        assert hooks().token_span_cuts(tokens, piece, broken_tail=True) == cuts
         found += len(cuts)
     assert found > 1000  # the test sees cuts, not only refusals
 
@@ -86,10 +88,12 @@ def test_cuts_are_sound_and_found_on_llama3_cjk():
         pieces += runs[:40]
     assert len(pieces) > 100, "the corpus has CJK text"
     cut = points = 0
-    for text in pieces[:400]:
+    for k, text in enumerate(pieces[:400]):
         piece = text.encode()
         cuts = hooks().token_span_cuts(tokens, piece)
         assert _unsound(tokens, piece, cuts) == [], (text, cuts)
+        if k % 20 == 0:  # read token by token: the same cuts
+            assert hooks().token_span_cuts(tokens, piece, broken_tail=True) == cuts
         cut += len(cuts)
         points += sum(1 for i in range(1, len(piece)) if piece[i] >= 0xE0)
     assert cut > points / 3, (cut, points)  # most CJK character edges lie outside every token

@@ -41,6 +41,8 @@ class TokenSpans {
  private:
   static constexpr unsigned char kTracked = 0xE0;  // the bytes a tracked point comes before
   bool MaySpanTracked(std::string_view s, size_t p) const;
+  // Sets the windows of the point before tok[q] (0 < q < tok.size()).
+  void AddPoint(std::string_view tok, size_t q);
   // Window classes, by the bytes an occurrence has on each side of the
   // point: one, or two and more.
   enum Class : uint64_t { k11 = 1, k12, k21, k22 };
