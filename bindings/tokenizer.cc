@@ -91,6 +91,15 @@ mtok::Encoding EncodeFull(const PyTokenizer& self, nb::handle text, nb::handle p
   return out;
 }
 
+// EncodeFull's ids alone, as a list of the tokenizer's shared ints: what
+// encode() returns when truncation or padding applies (an Encoding's ids
+// property made a new int per id, a third of a padded BERT encode).
+nb::list EncodeFullIds(const PyTokenizer& self, nb::handle text, nb::handle pair, bool add_special,
+                       const EncodeConfig* config) {
+  const mtok::Encoding enc = EncodeFull(self, text, pair, add_special, config, false, Added::kAll, {});
+  return self.id_objects->List(enc.ids);
+}
+
 // The views of texts and, unless pairs is None, of their pairs.
 struct BatchInput {
   mtok_py::TextViews texts, pairs;
@@ -267,6 +276,9 @@ void bind_tokenizer(nb::module_& m) {
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("details"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),
            "An Encoding, with truncation and padding from config.")
+      .def("encode_full_ids", &EncodeFullIds, nb::arg("text"), nb::arg("pair").none(),
+           nb::arg("add_special_tokens"), nb::arg("config").none(),
+           "encode_full's ids alone, as a list (no Encoding is made for Python).")
       .def("encode_batch", &EncodeBatchIds, nb::arg("texts"), nb::arg("pairs").none(),
            nb::arg("add_special_tokens"), nb::arg("config").none(), nb::arg("threads"),
            nb::arg("added_mode") = Added::kAll, nb::arg("allowed_ids") = std::vector<uint32_t>(),

@@ -198,8 +198,9 @@ class Tokenizer(HFSurface):
         if isinstance(pair, bool):
             raise TypeError("pair must be a str; pass add_special_tokens as a keyword")
         add = bool(add_special_tokens)
-        enc = with_clean_text(self._native.encode_full, text, pair, add, config, bool(return_encoding))
-        return enc if return_encoding else enc.ids
+        if not return_encoding:
+            return with_clean_text(self._native.encode_full_ids, text, pair, add, config)
+        return with_clean_text(self._native.encode_full, text, pair, add, config, True)
 
     def encode_to_numpy(self, text, add_special_tokens: bool = True, *, num_threads: int = None):
         """:meth:`encode`'s ids of `text` as a 1-D, writable ``uint32`` numpy

@@ -85,6 +85,7 @@ def test_padding(name, params):
         texts = list(sample(20, max_chars=300))
         for text in texts:
             assert_same_encoding(ref.encode(text), tok.encode(text, return_encoding=True), text)
+            assert tok.encode(text) == ref.encode(text).ids  # the ids alone (encode_full_ids)
         batch = texts[:12]
         for e, a, text in zip(ref.encode_batch(batch), tok.encode_batch(batch, return_encoding=True), batch):
             assert_same_encoding(e, a, text)
@@ -92,6 +93,7 @@ def test_padding(name, params):
         pairs = list(zip(texts[:8], texts[8:16]))
         for e, a, p in zip(ref.encode_batch(pairs), tok.encode_batch(pairs, return_encoding=True), pairs):
             assert_same_encoding(e, a, " | ".join(p))
+            assert tok.encode(*p) == ref.encode(*p).ids  # alone, not padded to the batch's longest
     finally:
         for t in (ref, tok):
             t.no_padding()
