@@ -27,6 +27,14 @@ size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t li
   return limit;
 }
 
+// Gives back the parts' vectors once they hold more than a thread keeps
+// between calls (they grew for a huge input).
+void GiveBackIfLarge(std::vector<std::vector<uint32_t>>* parts) {
+  size_t kept = 0;
+  for (const auto& part : *parts) kept += part.capacity() * sizeof(uint32_t);
+  if (kept > kScratchKeepBytes) parts->clear();
+}
+
 }  // namespace
 
 bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
@@ -62,14 +70,15 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
     }
   });
   for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
+    if (!e) continue;
+    GiveBackIfLarge(&out);  // a failed encode keeps nothing large either
+    std::rethrow_exception(e);
   }
-  size_t total = 0, kept = 0;
+  size_t total = 0;
   for (size_t i = 0; i < parts; ++i) total += out[i].size();
   ids->reserve(ids->size() + total);
   for (size_t i = 0; i < parts; ++i) ids->insert(ids->end(), out[i].begin(), out[i].end());
-  for (const auto& part : out) kept += part.capacity() * sizeof(uint32_t);
-  if (kept > kScratchKeepBytes) out.clear();  // grown for a huge input: given back
+  GiveBackIfLarge(&out);
   return true;
 }
 
