@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -84,7 +85,16 @@ bool HugePageRegion::Allocate(size_t size, bool huge) {
 void HugePageRegion::Populate() {
   if (kind_ == Kind::kNone) return;
 #ifdef MADV_POPULATE_WRITE
-  if (madvise(data_, size_, MADV_POPULATE_WRITE) == 0) return;
+  // A 2 MB page at a time: the kernel holds the process's memory map
+  // lock while it backs pages, and any mmap or munmap of another thread
+  // (Python's allocator makes them) waits for it. Backing fresh memory
+  // can be slow (a VM's host backs it too: 30 MB took 85-275 ms here),
+  // and a PopulateAhead thread backing a region in one call stalled the
+  // encoding thread for all of that.
+  bool populated = true;
+  for (size_t at = 0; at < size_ && populated; at += kHuge)
+    populated = madvise(data_ + at, std::min(kHuge, size_ - at), MADV_POPULATE_WRITE) == 0;
+  if (populated) return;
 #endif
   // Older kernels: one write per page, of the byte already there.
   const size_t page = kind_ == Kind::kNormal ? 4096 : kHuge;
@@ -132,6 +142,12 @@ bool PopulateAhead::Start(HugePageRegion* region) {
   }
   state_ = std::move(state);
   return true;
+}
+
+bool PopulateAhead::Done() const {
+  if (!state_ || state_->pid != getpid()) return true;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->done;
 }
 
 void PopulateAhead::Wait() {

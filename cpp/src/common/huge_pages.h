@@ -32,6 +32,8 @@ class PopulateAhead {
   // Returns once the backing started last has finished. At once in a
   // forked child: the thread did not come with it.
   void Wait();
+  // Whether Wait would return at once.
+  bool Done() const;
 
  private:
   struct State;

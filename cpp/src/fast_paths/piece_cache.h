@@ -275,12 +275,14 @@ class PieceCache {
   // grow when half as many were cached in one of them since they last
   // grew (CJK text fills the long and huge tables long before the short
   // one). The next tables are prepared at an eighth of that, so that the
-  // growth does not wait for their memory.
+  // growth does not wait for their memory; while another thread is still
+  // backing it (fresh memory can be slow to back: tens of ms a MB on a
+  // busy VM), the growth waits, and the cache evicts meanwhile.
   void Counted(size_t* count, size_t slots) {
     ++*count;
     if (!can_grow_) return;
     if (*count == slots / 16) PrepareGrow();
-    if (*count == slots / 2) Grow();
+    if (*count >= slots / 2 && (!prepared_ || ahead_.Done())) Grow();
   }
   // Appends the ids a filled slot holds; false when they are gone from
   // the ring (the slot is stale).
