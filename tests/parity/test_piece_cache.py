@@ -199,6 +199,38 @@ def test_growth_keeps_cached_pieces():
     assert int(ours.debug_info()["piece_cache_bytes"]) > 4 * tables, "the tables must have grown"
 
 
+def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():
+    """From the second growth on, each table grows where it is (its span
+    is backed further and its sets are rehashed in place, from the last
+    set down). Short, long and huge keys cached before two growths (and
+    parts of CJK words) give the reference's ids afterwards, and most are
+    still hits: the rehash moved them, it did not drop them."""
+    ref, ours = corpus.hf_pair("llama3")
+    encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
+    expected = lambda t: ref.encode(t, add_special_tokens=False).ids
+    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
+    rng = random.Random(17)
+    probe = " ".join(word(rng, n, alphabet) for n in (3, 9, 17, 30, 47, 60, 200) for _ in range(40)
+                     for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
+    want = expected(probe)
+    assert encode(probe) == want
+    hits, misses = stats()
+    assert encode(probe) == want
+    lookups = stats()[0] - hits  # every one a hit now
+    assert stats()[1] == misses
+    # Past the second growth: the short table grows at GROW_AFTER pre-tokens,
+    # then at 4 x GROW_AFTER more (5 x GROW_AFTER = 160K); 220K here.
+    for seed in range(12):
+        flood = "".join(random_words(300 + seed, GROW_AFTER // 2 + 2000))
+        assert encode(flood) == expected(flood)
+    grown = int(ours.debug_info()["piece_cache_bytes"])
+    assert grown > 20 << 20, f"the tables must have grown twice: {grown} bytes"
+    misses = stats()[1]
+    assert encode(probe) == want
+    lost = stats()[1] - misses  # evicted by the flood, or lost in a growth
+    assert lost < lookups // 4, f"{lost} of the probe's {lookups} pre-tokens were lost"
+
+
 def test_growth_in_a_forked_child():
     """The tables of the next growth are backed on a thread of their own
     once an eighth of the growth's count was cached. A child forked

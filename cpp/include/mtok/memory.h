@@ -40,6 +40,8 @@ class HugePageRegion {
   // Has the kernel back the whole region now (clearing its pages), so that
   // its first use does not wait for it; contents are kept.
   void Populate();
+  // The same for bytes [from, to) of it (clipped to the region).
+  void Populate(size_t from, size_t to);
   static const char* KindName(Kind k);
 
  private:

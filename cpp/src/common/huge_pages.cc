@@ -82,8 +82,11 @@ bool HugePageRegion::Allocate(size_t size, bool huge) {
   return true;
 }
 
-void HugePageRegion::Populate() {
-  if (kind_ == Kind::kNone) return;
+void HugePageRegion::Populate() { Populate(0, size_); }
+
+void HugePageRegion::Populate(size_t from, size_t to) {
+  to = std::min(to, size_);
+  if (kind_ == Kind::kNone || from >= to) return;
 #ifdef MADV_POPULATE_WRITE
   // A 2 MB page at a time: the kernel holds the process's memory map
   // lock while it backs pages, and any mmap or munmap of another thread
@@ -91,15 +94,19 @@ void HugePageRegion::Populate() {
   // can be slow (a VM's host backs it too: 30 MB took 85-275 ms here),
   // and a PopulateAhead thread backing a region in one call stalled the
   // encoding thread for all of that.
+  // (Chunks start on 2 MB boundaries of the region: `from` is rounded down
+  // to its page, which madvise wants aligned.)
   bool populated = true;
-  for (size_t at = 0; at < size_ && populated; at += kHuge)
-    populated = madvise(data_ + at, std::min(kHuge, size_ - at), MADV_POPULATE_WRITE) == 0;
+  for (size_t at = from / 4096 * 4096; at < to && populated;) {
+    const size_t end = std::min(to, (at / kHuge + 1) * kHuge);
+    populated = madvise(data_ + at, end - at, MADV_POPULATE_WRITE) == 0;
+    at = end;
+  }
   if (populated) return;
 #endif
   // Older kernels: one write per page, of the byte already there.
-  const size_t page = kind_ == Kind::kNormal ? 4096 : kHuge;
   volatile uint8_t* p = data_;
-  for (size_t at = 0; at < size_; at += page) p[at] = p[at];
+  for (size_t at = from; at < to; at = (at / 4096 + 1) * 4096) p[at] = p[at];
 }
 
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views) {
@@ -125,14 +132,14 @@ struct PopulateAhead::State {
   pid_t pid = getpid();
 };
 
-bool PopulateAhead::Start(HugePageRegion* region) {
+bool PopulateAhead::Start(std::function<void()> work) {
   Wait();
   auto state = std::make_shared<State>();
   try {
     // Detached, the state shared: a forked child must not join a thread
     // it does not have.
-    std::thread([region, state] {
-      region->Populate();
+    std::thread([work = std::move(work), state] {
+      work();
       std::lock_guard<std::mutex> lock(state->mutex);
       state->done = true;
       state->cv.notify_all();

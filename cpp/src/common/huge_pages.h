@@ -2,6 +2,7 @@
 // random (HugePageRegion, in the public mtok/memory.h: the bindings' id
 // table uses it too), and backing it ahead of use.
 #pragma once
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string_view>
@@ -28,7 +29,11 @@ class PopulateAhead {
   // Starts backing `region`, which must stay mapped until Wait returns,
   // after waiting for the one started before; false, with nothing
   // started, when no thread could be made.
-  bool Start(HugePageRegion* region);
+  bool Start(HugePageRegion* region) {
+    return Start([region] { region->Populate(); });
+  }
+  // The same for any backing work (several regions, or parts of them).
+  bool Start(std::function<void()> work);
   // Returns once the backing started last has finished. At once in a
   // forked child: the thread did not come with it.
   void Wait();

@@ -17,8 +17,6 @@ namespace mtok {
 namespace {
 
 constexpr size_t kUnset = ~size_t{0};
-// Tables up to this size (the first ones: 2.7 MB) are not on 2 MB pages.
-constexpr size_t kSmallTableBytes = size_t{4} << 20;
 std::atomic<size_t> g_bound{kUnset};
 
 // MTOK_CACHE_MB as bytes; kDefaultBound when unset or empty.
@@ -155,60 +153,36 @@ void PieceCache::Reset(size_t bound) {
   hits_ = misses_ = 0;
   ahead_.Wait();
   prepared_ = false;
-  tables_[0].Release();
-  tables_[1].Release();
-  if (!AllocateTables({std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
-                       std::min(kHugeBits, max_huge_bits_)}))
-    throw std::bad_alloc();
+  in_spans_ = false;
+  for (HugePageRegion& span : spans_) span.Release();
+  first_.Release();
+  const TableBits bits{std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
+                       std::min(kHugeBits, max_huge_bits_)};
+  if (!first_.Allocate(TableBytes(bits), /*huge=*/false)) throw std::bad_alloc();
+  // Backed now, all of it: a lookup reads a slot before it is first
+  // written. The read maps the kernel's shared zero page, and the write
+  // after it must replace that mapping, which costs every other CPU
+  // running this process an interrupt to flush its TLB (split encodes and
+  // batches run two threads), and a 2 MB page may then be split into 4 KB
+  // ones. (The spans likewise, as far as the tables reach.)
+  first_.Populate();
+  uint8_t* at = first_.data();
+  const SpanBytes b = BytesOf(bits);
+  PointTables(bits, at, at + b[0], at + b[0] + b[1]);
   can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
   // No memory for the rings: keys of one id and up to 48 bytes still cache.
   if (!ids_.Allocate(bound ? PowerOfTwoFloor(bound / 4 / sizeof(uint32_t)) : 0)) ids_.Allocate(0);
   if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
 }
 
+PieceCache::SpanBytes PieceCache::BytesOf(const TableBits& bits) {
+  return {(size_t{1} << bits.short_bits) * sizeof(ShortSlot), (size_t{1} << bits.long_bits) * sizeof(LongSlot),
+          (size_t{1} << bits.huge_bits) * sizeof(HugeSlot)};
+}
+
 size_t PieceCache::TableBytes(const TableBits& bits) {
-  return (size_t{1} << bits.short_bits) * sizeof(ShortSlot) + (size_t{1} << bits.long_bits) * sizeof(LongSlot) +
-         (size_t{1} << bits.huge_bits) * sizeof(HugeSlot);
-}
-
-bool PieceCache::MapTables(HugePageRegion* mem, size_t bytes) {
-  mem->Release();
-  // The first tables stay on ordinary pages: 2.7 MB resident for a
-  // tokenizer that encodes little, not 4 MB of 2 MB pages.
-  return mem->Allocate(bytes, /*huge=*/bytes > kSmallTableBytes);
-}
-
-bool PieceCache::AllocateTables(const TableBits& bits) {
-  const size_t short_slots = size_t{1} << bits.short_bits, long_slots = size_t{1} << bits.long_bits,
-               huge_slots = size_t{1} << bits.huge_bits;
-  const size_t short_bytes = short_slots * sizeof(ShortSlot), long_bytes = long_slots * sizeof(LongSlot);
-  const size_t bytes = TableBytes(bits);
-  HugePageRegion& mem = tables_[cur_ ^ 1];
-  ahead_.Wait();
-  if (!prepared_) {
-    if (!MapTables(&mem, bytes)) return false;
-    // Backed now, all of it: a lookup reads a slot before it is first
-    // written. The read maps the kernel's shared zero page, and the write
-    // after it must replace that mapping, which costs every other CPU
-    // running this process an interrupt to flush its TLB (split encodes
-    // and batches run two threads), and a 2 MB page may then be split into
-    // 4 KB ones. A growth writes the whole new table anyway.
-    mem.Populate();
-  }
-  prepared_ = false;
-  cur_ ^= 1;
-  ++moves_;
-  short_ = reinterpret_cast<ShortSet*>(mem.data());
-  long_ = reinterpret_cast<LongSlot*>(mem.data() + short_bytes);
-  huge_ = reinterpret_cast<HugeSlot*>(mem.data() + short_bytes + long_bytes);
-  short_slots_ = short_slots;
-  long_slots_ = long_slots;
-  huge_slots_ = huge_slots;
-  table_bytes_ = bytes;
-  short_shift_ = static_cast<uint64_t>(64 - bits.short_bits + kWayBits);
-  long_shift_ = static_cast<uint64_t>(64 - bits.long_bits);
-  huge_shift_ = static_cast<uint64_t>(64 - bits.huge_bits);
-  return true;
+  const SpanBytes b = BytesOf(bits);
+  return b[0] + b[1] + b[2];
 }
 
 namespace {
@@ -221,75 +195,151 @@ size_t Log2(size_t n) {
 
 }  // namespace
 
-PieceCache::TableBits PieceCache::GrownBits() const {
-  return {std::min(Log2(short_slots_) + 2, max_short_bits_), std::min(Log2(long_slots_) + 2, max_long_bits_),
-          std::min(Log2(huge_slots_) + 2, max_huge_bits_)};
+PieceCache::TableBits PieceCache::Bits() const {
+  return {Log2(short_slots_), Log2(long_slots_), Log2(huge_slots_)};
 }
+
+PieceCache::TableBits PieceCache::GrownBits() const {
+  const TableBits b = Bits();
+  return {std::min(b.short_bits + 2, max_short_bits_), std::min(b.long_bits + 2, max_long_bits_),
+          std::min(b.huge_bits + 2, max_huge_bits_)};
+}
+
+void PieceCache::PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t* longs, uint8_t* huges) {
+  ++moves_;
+  short_ = reinterpret_cast<ShortSet*>(short_sets);
+  long_ = reinterpret_cast<LongSlot*>(longs);
+  huge_ = reinterpret_cast<HugeSlot*>(huges);
+  short_slots_ = size_t{1} << bits.short_bits;
+  long_slots_ = size_t{1} << bits.long_bits;
+  huge_slots_ = size_t{1} << bits.huge_bits;
+  table_bytes_ = TableBytes(bits);
+  short_shift_ = static_cast<uint64_t>(64 - bits.short_bits + kWayBits);
+  long_shift_ = static_cast<uint64_t>(64 - bits.long_bits);
+  huge_shift_ = static_cast<uint64_t>(64 - bits.huge_bits);
+}
+
+bool PieceCache::ReserveSpans() {
+  if (spans_[0].data() != nullptr) return true;
+  const SpanBytes bytes = BytesOf({max_short_bits_, max_long_bits_, max_huge_bits_});
+  for (int t = 0; t < 3; ++t) {
+    if (spans_[t].Allocate(bytes[t])) continue;
+    for (HugePageRegion& span : spans_) span.Release();
+    return false;
+  }
+  return true;
+}
+
+void PieceCache::BackSpans(const SpanBytes& from, const SpanBytes& to) {
+  for (int t = 0; t < 3; ++t) spans_[t].Populate(from[t], to[t]);
+}
+
+namespace {
+
+static_assert(size_t{1} << PieceCache::kWayBits == kSetWays && sizeof(PieceCache::ShortSet) ==
+                  kSetWays * sizeof(PieceCache::ShortSlot),
+              "RehashInPlace takes the short sets as runs of kSetWays slots");
+
+// Inserts a cached entry as the newest way of its set `ways` (the oldest
+// drops out).
+template <typename Slot>
+void InsertNewest(Slot* ways, const Slot& s) {
+  MakeRoom(ways);
+  *ways = s;
+}
+
+// Rehashes a table of kSetWays-way sets (ways side by side, the newest
+// first) where it is, from old_sets sets to old_sets << grow. An entry of
+// set s lands in one of the sets from s << grow on, which lie at or after
+// s: the sets are moved from the last one down, each emptied before any
+// entry lands in it, and entries past old_sets land in zeroed memory.
+// A set's oldest way goes in first, so its newest stays first.
+template <typename Slot, typename SetOf>
+void RehashInPlace(Slot* ways, size_t old_sets, size_t grow, SetOf set_of) {
+  if (grow == 0) return;
+  for (size_t set = old_sets; set-- > 0;) {
+    Slot held[kSetWays];
+    std::memcpy(static_cast<void*>(held), ways + set * kSetWays, sizeof(held));
+    std::memset(static_cast<void*>(ways + set * kSetWays), 0, sizeof(held));
+    for (size_t w = kSetWays; w-- > 0;) {
+      if (held[w].key_len != 0) InsertNewest(ways + set_of(held[w]) * kSetWays, held[w]);
+    }
+  }
+}
+
+}  // namespace
 
 void PieceCache::PrepareGrow() {
   // Only when this thread works alone: inside a split encode or a batch
   // the other CPUs are busy with it, and a thread backing memory would
   // take one from them, for a growth that may not come.
   if (prepared_ || ThreadPool::InParallelWork()) return;
-  const size_t bytes = TableBytes(GrownBits());
-  // Held until the growth, maybe for good: only while the tables, the
-  // next ones and the rings at full size fit in the bound (the last
-  // growths do not; they back their tables as they come).
+  const TableBits next = GrownBits();
+  // Held until the growth, maybe for good: only while the tables after it
+  // (and the first ones, until the first growth frees them) and the rings
+  // at full size fit in the bound (the last growths do not; they back
+  // their tables as they come).
   const size_t rings = ids_.capacity() * sizeof(uint32_t) + key_bytes_.capacity();
-  if (table_bytes_ + bytes + rings > bound_) return;
-  HugePageRegion& mem = tables_[cur_ ^ 1];
-  if (!MapTables(&mem, bytes)) return;  // the growth tries again
-  if (!ahead_.Start(&mem)) mem.Populate();  // no thread: backed now
+  if ((in_spans_ ? 0 : table_bytes_) + TableBytes(next) + rings > bound_) return;
+  if (!ReserveSpans()) return;  // the growth tries again
+  // Before the first growth the spans hold nothing.
+  const SpanBytes from = in_spans_ ? BytesOf(Bits()) : SpanBytes{}, to = BytesOf(next);
+  if (!ahead_.Start([this, from, to] { BackSpans(from, to); })) BackSpans(from, to);  // no thread: now
   prepared_ = true;
 }
 
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
-  const ShortSet* old_short = short_;
-  const LongSlot* old_long = long_;
-  const HugeSlot* old_huge = huge_;
-  const size_t old_sets = short_slots_ >> kWayBits, old_long_slots = long_slots_, old_huge_slots = huge_slots_;
-  if (!AllocateTables(GrownBits())) {
-    can_grow_ = false;  // no memory: stay this size
+  const TableBits old = Bits(), next = GrownBits();
+  if (prepared_) {
+    ahead_.Wait();  // done already when Counted asks for the growth
+    prepared_ = false;
+  } else {
+    if (!ReserveSpans()) {
+      can_grow_ = false;  // no memory: stay this size
+      return;
+    }
+    BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
+  }
+  ShortSet* const old_short = short_;
+  LongSlot* const old_long = long_;
+  HugeSlot* const old_huge = huge_;
+  PointTables(next, spans_[0].data(), spans_[1].data(), spans_[2].data());
+  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
+  auto short_set = [this](const ShortSlot& s) { return ShortHash(s.w0, s.w1, s.key_len) >> short_shift_; };
+  auto long_set = [this](const LongSlot& s) { return (LongHash(s.w, s.key_len) >> long_shift_) / kSetWays; };
+  auto huge_set = [this](const HugeSlot& s) { return (s.hash >> huge_shift_) / kSetWays; };
+  if (in_spans_) {
+    RehashInPlace(&short_[0].way[0], size_t{1} << (old.short_bits - kWayBits), next.short_bits - old.short_bits,
+                  short_set);
+    RehashInPlace(long_, size_t{1} << (old.long_bits - kSetBits), next.long_bits - old.long_bits, long_set);
+    RehashInPlace(huge_, size_t{1} << (old.huge_bits - kSetBits), next.huge_bits - old.huge_bits, huge_set);
     return;
   }
-  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
-  // Every entry keeps its key and ids (ring positions stay valid); a set's
-  // oldest way goes in first, so its newest stays first.
-  for (size_t i = 0; i < old_sets; ++i) {
+  // The first growth: every entry from first_ into the spans (ring
+  // positions stay valid), a set's oldest way first.
+  for (size_t i = 0; i < (size_t{1} << (old.short_bits - kWayBits)); ++i) {
     for (size_t w = (size_t{1} << kWayBits); w-- > 0;) {
       const ShortSlot& s = old_short[i].way[w];
-      if (s.key_len == 0) continue;
-      ShortSlot* d = &short_[ShortHash(s.w0, s.w1, s.key_len) >> short_shift_].way[0];
-      std::memmove(d + 1, d, sizeof(ShortSet) - sizeof(ShortSlot));
-      *d = s;
+      if (s.key_len != 0) InsertNewest(&short_[short_set(s)].way[0], s);
     }
   }
-  // The long and huge tables likewise.
-  for (size_t set = 0; set < old_long_slots; set += kSetWays) {
-    for (size_t w = kSetWays; w-- > 0;) {
-      const LongSlot& s = old_long[set + w];
-      if (s.key_len == 0) continue;
-      LongSlot* d = WaysOf(long_, LongHash(s.w, s.key_len), long_shift_);
-      MakeRoom(d);
-      *d = s;
-    }
+  for (size_t slot = size_t{1} << old.long_bits; slot-- > 0;) {
+    if (old_long[slot].key_len != 0) InsertNewest(long_ + long_set(old_long[slot]) * kSetWays, old_long[slot]);
   }
-  for (size_t set = 0; set < old_huge_slots; set += kSetWays) {
-    for (size_t w = kSetWays; w-- > 0;) {
-      const HugeSlot& s = old_huge[set + w];
-      if (s.key_len == 0) continue;
-      HugeSlot* d = WaysOf(huge_, s.hash, huge_shift_);
-      MakeRoom(d);
-      *d = s;
-    }
+  for (size_t slot = size_t{1} << old.huge_bits; slot-- > 0;) {
+    if (old_huge[slot].key_len != 0) InsertNewest(huge_ + huge_set(old_huge[slot]) * kSetWays, old_huge[slot]);
   }
-  tables_[cur_ ^ 1].Release();
+  first_.Release();
+  in_spans_ = true;
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
   const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used();
-  return {bound_, table_bytes_ + (prepared_ ? TableBytes(GrownBits()) : 0) + rings, hits_, misses_};
+  // Prepared: the spans' part the next tables add (before the first
+  // growth, all of them; first_ goes at that growth).
+  const size_t next = prepared_ ? TableBytes(GrownBits()) - (in_spans_ ? table_bytes_ : 0) : 0;
+  return {bound_, table_bytes_ + next + rings, hits_, misses_};
 }
 
 void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out) const {

@@ -9,6 +9,7 @@
 // most pre-tokens are at most 16 bytes, two words, so a hit is two loads
 // (masked), a multiply-hash and three compares, with no memcmp or memcpy.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -255,21 +256,24 @@ class PieceCache {
     size_t short_bits, long_bits, huge_bits;
   };
   static size_t TableBytes(const TableBits& bits);
+  TableBits Bits() const;
   // The sizes a growth moves to: four times larger, up to the bound's shares.
   TableBits GrownBits() const;
-  // Maps `bytes` of zeroed tables into `mem`, dropping what it held;
-  // false when there is no memory.
-  static bool MapTables(HugePageRegion* mem, size_t bytes);
-  // Points the tables at a new zeroed, backed region of the given sizes,
-  // the prepared one when there is one (then `bits` are GrownBits(): only
-  // Grow comes here with tables prepared); false, with nothing changed,
-  // when there is no memory.
-  bool AllocateTables(const TableBits& bits);
-  // Maps the region of the next growth and has it backed on another thread
-  // meanwhile; nothing when it is already prepared.
+  // Points the tables at `short_sets`, `longs` and `huges`, of `bits` sizes.
+  void PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t* longs, uint8_t* huges);
+  // Reserves the spans (address space only) unless they are; false when
+  // there is none to reserve.
+  bool ReserveSpans();
+  // Each table's bytes at `bits` sizes (short, long, huge).
+  using SpanBytes = std::array<size_t, 3>;
+  static SpanBytes BytesOf(const TableBits& bits);
+  // Backs bytes [from[t], to[t]) of each span t.
+  void BackSpans(const SpanBytes& from, const SpanBytes& to);
+  // Backs the spans for the next growth on another thread meanwhile;
+  // nothing when they are already prepared.
   void PrepareGrow();
-  // Moves every cached pre-token into tables four times larger (up to
-  // the bound's shares).
+  // Makes the tables four times larger (up to the bound's shares),
+  // keeping every cached pre-token.
   void Grow();
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
@@ -306,15 +310,21 @@ class PieceCache {
   // Log2 of the largest table sizes the bound allows.
   size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
   bool can_grow_ = false;
-  // The tables live in one zero-filled mapping, once grown on 2 MB pages
-  // where the kernel allows (one TLB entry for a lookup that lands
-  // anywhere; the first, small tables on ordinary pages). Two
-  // regions, the tables in tables_[cur_]: growing maps the other one, so
-  // a warm cache that grows calls no allocator (only mmap).
-  HugePageRegion tables_[2];
-  int cur_ = 0;
-  // tables_[cur_ ^ 1] holds the next tables (PrepareGrow, of
-  // GrownBits()' sizes) when prepared_ is set, backed by ahead_.
+  // The tables' memory, zero-filled. The first, small tables share
+  // first_, on ordinary pages (2.7 MB resident for a tokenizer that
+  // encodes little). The first growth moves each table into its own span:
+  // address space reserved for the bound's share, on 2 MB pages where the
+  // kernel allows (one TLB entry for a lookup that lands anywhere), and
+  // backed only as far as the table reaches. A later growth backs the next
+  // part of each span and rehashes the table where it is: no copy, no new
+  // mapping (the allocator is never called), and no more fresh memory
+  // than the tables end up using (fresh memory is slow to back on a VM:
+  // tens of ms a MB at times on this one).
+  HugePageRegion first_;
+  HugePageRegion spans_[3];  // short, long, huge
+  bool in_spans_ = false;
+  // The spans are backed for GrownBits()' sizes, or being backed by
+  // ahead_ (PrepareGrow).
   bool prepared_ = false;
   PopulateAhead ahead_;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
