@@ -74,6 +74,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.PAIR_FILTER"] = c::tag::kPairFilter;
     d["tag.RAW_BYTES"] = c::tag::kRawBytes;
     d["tag.RAW_INDEX"] = c::tag::kRawIndex;
+    d["tag.RAW_TAGS"] = c::tag::kRawTags;
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;
     d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;

@@ -83,6 +83,23 @@ def section(data, name):
     return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
 
 
+def hide_sections(data, *names):
+    """.mtok bytes `data` with the trailer entries of sections `names`
+    renamed to a tag no reader knows (optional sections: then skipped), as
+    a file written without them would read."""
+    import struct
+
+    out = bytearray(data)
+    (ext,) = struct.unpack_from("<Q", out, len(out) - 16)  # the locator: offset of "MTOKEXT1"
+    assert bytes(out[ext:ext + 8]) == b"MTOKEXT1"
+    (n,) = struct.unpack_from("<I", out, ext + 8)
+    for k in range(n):
+        at = ext + 12 + 24 * k  # [u32 tag][u32 flags][u64 offset][u64 size]
+        if bytes(out[at:at + 4]).decode("ascii", "replace") in names:
+            out[at:at + 4] = b"XXXX"
+    return bytes(out)
+
+
 def exported(parts):
     """.mtok bytes of the corpus tokenizer file at `parts`, with and without
     the acceleration sections (the tables a reader then builds itself)."""

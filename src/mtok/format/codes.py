@@ -83,6 +83,7 @@ class Tag:
     PAIR_FILTER = tag("PFLT")
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
+    RAW_TAGS = tag("BTAG")
     CHAR_FOLD = tag("BFLD")
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")

@@ -92,15 +92,16 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
     return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
 
   BpeTables tables;
-  std::string_view raw, raw_index, fold, whole, filter;
+  std::string_view raw, raw_index, raw_tags, fold, whole, filter;
   const bool has_pairs = trailer.Find(codes::tag::kPairIndex, &payload);
   trailer.Find(codes::tag::kPairFilter, &filter);
+  trailer.Find(codes::tag::kRawTags, &raw_tags);
   if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
     // First-seen words probe these tables at random (Llama 3: 10 MB). In
     // the file's 4 KB pages most probes also missed the TLB; on 2 MB pages
     // a cold English pass took a quarter less time, for 0.5-1 ms more at
     // load than reading them in place.
-    tables.hot = CopyToHugePages({&payload, &raw, &raw_index, &filter});
+    tables.hot = CopyToHugePages({&payload, &raw, &raw_index, &raw_tags, &filter});
   }
   if (has_pairs) {
     MTOK_RETURN_IF_ERROR(AdoptPairIndex(payload, vocab, &tables.pairs));
@@ -110,15 +111,15 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
     MTOK_RETURN_IF_ERROR(ReadMerges(r, full, merge_size, vocab, opt, &tables.pairs));
   }
   if (!raw.empty() && !raw_index.empty()) {
-    MTOK_RETURN_IF_ERROR(ParseRawTables(raw, raw_index, vocab.id_limit(), &tables.raw));
+    MTOK_RETURN_IF_ERROR(ParseRawTables(raw, raw_index, raw_tags, vocab.id_limit(), &tables.raw));
     if (trailer.Find(codes::tag::kCharFold, &fold))
       MTOK_RETURN_IF_ERROR(CharFold::Parse(fold, tables.raw, &tables.fold));
     if (trailer.Find(codes::tag::kWholeTokens, &whole))
       MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
     if (!filter.empty()) MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
   } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole) ||
-             !filter.empty()) {
-    return FormatError("extension sections BFLD, BWHL and PFLT need BRAW and BHSH");
+             !filter.empty() || !raw_tags.empty()) {
+    return FormatError("extension sections BFLD, BWHL, PFLT and BTAG need BRAW and BHSH");
   }
   std::string_view cuts;
   if (trailer.Find(codes::tag::kBpeBoundaries, &cuts)) MTOK_RETURN_IF_ERROR(BpeBoundaries::Parse(cuts, &tables.boundaries));

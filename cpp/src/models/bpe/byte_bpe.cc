@@ -74,7 +74,7 @@ void BuildRawTables(const Vocab& vocab, RawTables* t) {
   t->index.Build(t->count, [t](uint32_t id) {
     std::string_view k = t->Token(id);
     return k.empty() ? std::string_view() : k;
-  }, vocab.ascending());
+  }, vocab.ascending(), /*tags=*/true);
   t->IndexLengths();
 }
 

@@ -8,7 +8,7 @@
 
 namespace mtok {
 
-Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_limit,
+Status ParseRawTables(std::string_view raw, std::string_view index, std::string_view tags, uint32_t id_limit,
                       RawTables* out) {
   auto fail = [](const std::string& what) { return FormatError("extension section BRAW: " + what); };
   if (raw.size() < 8 || reinterpret_cast<uintptr_t>(raw.data()) % 4 != 0) return fail("too short or misaligned");
@@ -28,6 +28,18 @@ Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_
   out->count = count;
   out->index.Adopt(slots.slots, slots.capacity);
   if (!out->index.HasFreeSlot()) return FormatError("extension section BHSH: no free slot");
+  if (!tags.empty()) {
+    uint32_t head[2];
+    if (tags.size() < 8) return FormatError("extension section BTAG: too short");
+    std::memcpy(head, tags.data(), 8);
+    if (head[0] != slots.capacity || head[1] != 0 || tags.size() - 8 != slots.capacity)
+      return FormatError("extension section BTAG: size does not match BHSH's " + std::to_string(slots.capacity) +
+                         " slots");
+    const auto* t = reinterpret_cast<const uint8_t*>(tags.data() + 8);
+    // A probe stops at a 0 tag: without one it would never end.
+    if (std::memchr(t, 0, slots.capacity) == nullptr) return FormatError("extension section BTAG: no free slot");
+    out->index.AdoptTags(t);
+  }
   out->IndexLengths();
   return Status::Ok();
 }
@@ -40,6 +52,24 @@ void RawTables::IndexLengths() {
     uint32_t& l = longest[static_cast<unsigned char>(t[0])];
     l = std::max(l, static_cast<uint32_t>(t.size()));
   }
+}
+
+std::string RawTagsPayload(const RawTables& t) {
+  const size_t capacity = t.index.capacity();
+  const uint32_t head[2] = {static_cast<uint32_t>(capacity), 0};
+  std::string out(reinterpret_cast<const char*>(head), 8);
+  if (t.index.tags() != nullptr) {
+    out.append(reinterpret_cast<const char*>(t.index.tags()), capacity);
+    return out;
+  }
+  out.resize(8 + capacity, '\0');
+  for (size_t i = 0; i < capacity; ++i) {
+    const uint32_t id = t.index.slots()[i];
+    if (id == HashIndex::kEmpty) continue;
+    const std::string_view k = t.Token(id);
+    out[8 + i] = static_cast<char>(HashIndex::TagOf(HashBytes(k.data(), k.size())));
+  }
+  return out;
 }
 
 std::string RawBytesPayload(const RawTables& t) {

@@ -44,11 +44,16 @@ struct RawTables {
   void IndexLengths();
 };
 
-// Validates and adopts BRAW ([u32 count][u32 0][(count + 1) x u32 offset][bytes])
-// and BHSH (a slot table keyed by those bytes) for a vocab of `id_limit` ids.
-Status ParseRawTables(std::string_view raw, std::string_view index, uint32_t id_limit, RawTables* out);
+// Validates and adopts BRAW ([u32 count][u32 0][(count + 1) x u32 offset][bytes]),
+// BHSH (a slot table keyed by those bytes) for a vocab of `id_limit` ids,
+// and BTAG (`tags`, optional: [u32 capacity][u32 0][capacity x u8], the
+// index's HashIndex tags).
+Status ParseRawTables(std::string_view raw, std::string_view index, std::string_view tags, uint32_t id_limit,
+                      RawTables* out);
 
 // BRAW payload of built tables.
 std::string RawBytesPayload(const RawTables& t);
+// BTAG payload of the tables' index (its tags, computed when it has none).
+std::string RawTagsPayload(const RawTables& t);
 
 }  // namespace mtok
