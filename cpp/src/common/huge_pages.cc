@@ -94,8 +94,8 @@ void HugePageRegion::Populate(size_t from, size_t to) {
   // can be slow (a VM's host backs it too: 30 MB took 85-275 ms here),
   // and a PopulateAhead thread backing a region in one call stalled the
   // encoding thread for all of that.
-  // (Chunks start on 2 MB boundaries of the region: `from` is rounded down
-  // to its page, which madvise wants aligned.)
+  // (Chunks end on the region's 2 MB boundaries; `from` is rounded down to
+  // its 4 KB page, as madvise wants.)
   bool populated = true;
   for (size_t at = from / 4096 * 4096; at < to && populated;) {
     const size_t end = std::min(to, (at / kHuge + 1) * kHuge);

@@ -84,6 +84,7 @@ class Tag:
     RAW_BYTES = tag("BRAW")
     RAW_INDEX = tag("BHSH")
     RAW_TAGS = tag("BTAG")
+    TOKEN_SPANS = tag("BSPN")
     CHAR_FOLD = tag("BFLD")
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")

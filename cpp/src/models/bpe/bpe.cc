@@ -107,6 +107,7 @@ class BpeModel : public Model {
       out->emplace_back(codes::tag::kRawIndex,
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kRawTags, RawTagsPayload(tables_.raw));
+      out->emplace_back(codes::tag::kTokenSpans, byte_bpe_->TokenSpansPayload());
       const RankSplits splits = byte_bpe_->ComputeRankSplits();
       PairFilter filter = byte_bpe_->ComputePairFilter(splits);
       out->emplace_back(codes::tag::kCharFold,

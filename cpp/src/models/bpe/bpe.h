@@ -10,6 +10,7 @@
 #include "common/huge_pages.h"
 #include "models/bpe/char_fold.h"
 #include "models/bpe/pair_filter.h"
+#include "models/bpe/token_spans.h"
 #include "models/bpe/pair_index.h"
 #include "models/bpe/whole_tokens.h"
 #include "models/bpe/raw_tables.h"
@@ -84,6 +85,7 @@ struct BpeTables {
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
   WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
+  TokenSpans spans;   // byte-level models: the file's cut table (BSPN), or empty: built at the first cut
   BpeBoundaries boundaries;  // the file's word boundaries (BBND, never a scan's), or empty: scanned when first asked
 };
 

@@ -111,6 +111,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   if (!tables->fold.empty()) b->fold_ = &tables->fold;
   if (!tables->whole.empty()) b->whole_ = &tables->whole;
   if (!tables->pair_filter.empty()) b->filter_ = &tables->pair_filter;
+  if (!tables->spans.empty()) b->spans_.store(&tables->spans, std::memory_order_release);
   static_assert(std::atomic<uint64_t>::is_always_lock_free, "byte-pair entries are plain words");
   b->byte_pairs_.reset(static_cast<std::atomic<uint64_t>*>(std::calloc(size_t{1} << 16, sizeof(uint64_t))));
   if (!b->byte_pairs_) throw std::bad_alloc();

@@ -33,7 +33,8 @@ void TokenSpans::AddPoint(std::string_view tok, size_t q) {
 
 TokenSpans TokenSpans::Build(const RawTables& raw) {
   TokenSpans t;
-  t.bits_.assign((size_t{1} << kBits) / 64, 0);
+  t.owned_.assign(kWords, 0);
+  t.bits_ = t.owned_.data();
   if (raw.count == 0) return t;
   const uint32_t* off = raw.offsets;
   bool ascending = off[raw.count] <= raw.bytes_size;
@@ -74,6 +75,27 @@ TokenSpans TokenSpans::Build(const RawTables& raw) {
     if (static_cast<unsigned char>(bytes[pos]) >= kTracked) add(pos);
   }
   return t;
+}
+
+std::string TokenSpans::Payload() const {
+  const uint32_t head[2] = {kBits, 0};
+  std::string out(reinterpret_cast<const char*>(head), 8);
+  out.append(reinterpret_cast<const char*>(bits_), kWords * sizeof(uint64_t));
+  return out;
+}
+
+Status TokenSpans::Parse(std::string_view payload, TokenSpans* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section BSPN: " + what); };
+  uint32_t head[2];
+  if (payload.size() < 8) return fail("too short");
+  std::memcpy(head, payload.data(), 8);
+  if (head[0] != kBits || head[1] != 0)
+    return fail("a table of 2^" + std::to_string(head[0]) + " bits, this reader's has 2^" + std::to_string(kBits));
+  if (payload.size() != 8 + kWords * sizeof(uint64_t)) return fail("size does not match");
+  if (reinterpret_cast<uintptr_t>(payload.data()) % 8 != 0) return fail("misaligned");
+  out->owned_.clear();
+  out->bits_ = reinterpret_cast<const uint64_t*>(payload.data() + 8);
+  return Status::Ok();
 }
 
 bool TokenSpans::MaySpanTracked(std::string_view s, size_t p) const {

@@ -20,17 +20,34 @@
 // 12,000 of its tokens' 700,000 inner points).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/bpe/raw_tables.h"
+#include "mtok/status.h"
 
 namespace mtok {
 
 class TokenSpans {
  public:
+  TokenSpans() = default;
+  TokenSpans(TokenSpans&&) = default;  // bits_ may point into owned_, whose buffer moves along
+  TokenSpans& operator=(TokenSpans&&) = default;
+  TokenSpans(const TokenSpans&) = delete;
+  TokenSpans& operator=(const TokenSpans&) = delete;
+
   // The windows of every token of `raw`.
   static TokenSpans Build(const RawTables& raw);
+  bool empty() const { return bits_ == nullptr; }
+
+  // BSPN payload: [u32 kBits][u32 0] then 2^kBits / 64 u64 words (bit b of
+  // the table is bit b % 64 of word b / 64).
+  std::string Payload() const;
+  // Checks the layout and adopts the words in place; the bits are trusted
+  // as the pair ranks are (a wrong bit changes where pieces are cut, never
+  // memory safety). `payload` must outlive the table and be 8-byte aligned.
+  static Status Parse(std::string_view payload, TokenSpans* out);
 
   // False when no token's bytes can occur in s across byte p (0 < p <
   // s.size()); true at every point that is not tracked.
@@ -52,15 +69,17 @@ class TokenSpans {
   static uint64_t Bit(Class c, uint32_t window) {
     return ((c << 32 | window) * 0x9E3779B97F4A7C15ULL) >> (64 - kBits);
   }
+  static constexpr size_t kWords = (size_t{1} << kBits) / 64;
   bool Has(Class c, uint32_t window) const {
     const uint64_t b = Bit(c, window);
     return (bits_[b / 64] >> (b % 64)) & 1;
   }
   void Set(Class c, uint32_t window) {
     const uint64_t b = Bit(c, window);
-    bits_[b / 64] |= uint64_t{1} << (b % 64);
+    owned_[b / 64] |= uint64_t{1} << (b % 64);
   }
-  std::vector<uint64_t> bits_;
+  std::vector<uint64_t> owned_;  // built here, else empty
+  const uint64_t* bits_ = nullptr;  // kWords words: owned_'s or the file's
 };
 
 }  // namespace mtok
