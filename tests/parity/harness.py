@@ -83,19 +83,25 @@ def section(data, name):
     return next((s for s in tok.inspect()["sections"] if s["name"] == name), None)
 
 
+def trailer_entries(data):
+    """{tag: position of its trailer entry} of .mtok bytes `data` (an
+    entry is [u32 tag][u32 flags][u64 offset][u64 size], docs/format.md §8)."""
+    import struct
+
+    (ext,) = struct.unpack_from("<Q", data, len(data) - 16)  # the locator: offset of "MTOKEXT1"
+    assert bytes(data[ext:ext + 8]) == b"MTOKEXT1"
+    (n,) = struct.unpack_from("<I", data, ext + 8)
+    at = [ext + 12 + 24 * k for k in range(n)]
+    return {bytes(data[a:a + 4]).decode("ascii", "replace"): a for a in at}
+
+
 def hide_sections(data, *names):
     """.mtok bytes `data` with the trailer entries of sections `names`
     renamed to a tag no reader knows (optional sections: then skipped), as
     a file written without them would read."""
-    import struct
-
     out = bytearray(data)
-    (ext,) = struct.unpack_from("<Q", out, len(out) - 16)  # the locator: offset of "MTOKEXT1"
-    assert bytes(out[ext:ext + 8]) == b"MTOKEXT1"
-    (n,) = struct.unpack_from("<I", out, ext + 8)
-    for k in range(n):
-        at = ext + 12 + 24 * k  # [u32 tag][u32 flags][u64 offset][u64 size]
-        if bytes(out[at:at + 4]).decode("ascii", "replace") in names:
+    for tag, at in trailer_entries(data).items():
+        if tag in names:
             out[at:at + 4] = b"XXXX"
     return bytes(out)
 
