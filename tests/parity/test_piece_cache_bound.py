@@ -70,6 +70,24 @@ def test_same_ids_cache_off_cold_warm_small_and_two_threads(name, chunks):
         assert_same(f"{name} {rnd}", chunks, expected, got, limit=2)
 
 
+def test_a_bound_past_the_machines_memory_still_grows():
+    """The tables grow into address space reserved for the bound's shares.
+    A bound far past the memory (1 TB: the kernel refuses a 384 GB mapping)
+    reserves what the kernel grants: the tables still grow, the ids stay
+    exact."""
+    import random
+
+    ref, tok = corpus.hf_pair("llama3")
+    mtok.set_piece_cache_mb(1 << 20)
+    rng = random.Random(5)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    text = "".join(" " + "".join(rng.choice(letters) for _ in range(rng.randint(3, 14))) for _ in range(40000))
+    assert tok.encode(text, add_special_tokens=False, num_threads=1) == ref.encode(text, add_special_tokens=False).ids
+    info = tok.debug_info()
+    assert int(info["piece_cache_bound"]) == 1 << 40
+    assert int(info["piece_cache_bytes"]) > 8 << 20, f"the tables did not grow: {info}"
+
+
 def test_bound_api_and_errors():
     mtok.set_piece_cache_mb(8)
     assert mtok.piece_cache_mb() == 8

@@ -170,9 +170,11 @@ void PieceCache::Reset(size_t bound) {
   const SpanBytes b = BytesOf(bits);
   PointTables(bits, at, at + b[0], at + b[0] + b[1]);
   can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
-  // No memory for the rings: keys of one id and up to 48 bytes still cache.
-  if (!ids_.Allocate(bound ? PowerOfTwoFloor(bound / 4 / sizeof(uint32_t)) : 0)) ids_.Allocate(0);
-  if (!key_bytes_.Allocate(bound ? PowerOfTwoFloor(bound / 8) : 0)) key_bytes_.Allocate(0);
+  // The rings' address space, as much of their shares as the kernel maps
+  // (a bound far past the machine's memory gets less). Without them, keys
+  // of one id and up to 48 bytes still cache.
+  for (size_t cap = bound ? PowerOfTwoFloor(bound / 4 / sizeof(uint32_t)) : 0; !ids_.Allocate(cap);) cap /= 2;
+  for (size_t cap = bound ? PowerOfTwoFloor(bound / 8) : 0; !key_bytes_.Allocate(cap);) cap /= 2;
 }
 
 PieceCache::SpanBytes PieceCache::BytesOf(const TableBits& bits) {
@@ -221,13 +223,22 @@ void PieceCache::PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t
 
 bool PieceCache::ReserveSpans() {
   if (spans_[0].data() != nullptr) return true;
-  const SpanBytes bytes = BytesOf({max_short_bits_, max_long_bits_, max_huge_bits_});
-  for (int t = 0; t < 3; ++t) {
-    if (spans_[t].Allocate(bytes[t])) continue;
+  const TableBits now = Bits();
+  while (true) {
+    const SpanBytes bytes = BytesOf({max_short_bits_, max_long_bits_, max_huge_bits_});
+    bool reserved = true;
+    for (int t = 0; t < 3 && reserved; ++t) reserved = spans_[t].Allocate(bytes[t]);
+    if (reserved) return true;
     for (HugePageRegion& span : spans_) span.Release();
-    return false;
+    // A bound far past the machine's memory (the kernel refuses a mapping
+    // that large): the tables stop growing at what it grants.
+    if (max_short_bits_ <= now.short_bits + 1 && max_long_bits_ <= now.long_bits + 1 &&
+        max_huge_bits_ <= now.huge_bits + 1)
+      return false;
+    max_short_bits_ = std::max(now.short_bits + 1, max_short_bits_ - 1);
+    max_long_bits_ = std::max(now.long_bits + 1, max_long_bits_ - 1);
+    max_huge_bits_ = std::max(now.huge_bits + 1, max_huge_bits_ - 1);
   }
-  return true;
 }
 
 void PieceCache::BackSpans(const SpanBytes& from, const SpanBytes& to) {
@@ -274,14 +285,14 @@ void PieceCache::PrepareGrow() {
   // the other CPUs are busy with it, and a thread backing memory would
   // take one from them, for a growth that may not come.
   if (prepared_ || ThreadPool::InParallelWork()) return;
-  const TableBits next = GrownBits();
   // Held until the growth, maybe for good: only while the tables after it
   // (and the first ones, until the first growth frees them) and the rings
   // at full size fit in the bound (the last growths do not; they back
   // their tables as they come).
   const size_t rings = ids_.capacity() * sizeof(uint32_t) + key_bytes_.capacity();
-  if ((in_spans_ ? 0 : table_bytes_) + TableBytes(next) + rings > bound_) return;
+  if ((in_spans_ ? 0 : table_bytes_) + TableBytes(GrownBits()) + rings > bound_) return;
   if (!ReserveSpans()) return;  // the growth tries again
+  const TableBits next = GrownBits();  // ReserveSpans may have lowered the maxima
   // Before the first growth the spans hold nothing.
   const SpanBytes from = in_spans_ ? BytesOf(Bits()) : SpanBytes{}, to = BytesOf(next);
   if (!ahead_.Start([this, from, to] { BackSpans(from, to); })) BackSpans(from, to);  // no thread: now
@@ -290,15 +301,15 @@ void PieceCache::PrepareGrow() {
 
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
-  const TableBits old = Bits(), next = GrownBits();
+  if (!prepared_ && !ReserveSpans()) {
+    can_grow_ = false;  // no memory: stay this size
+    return;
+  }
+  const TableBits old = Bits(), next = GrownBits();  // (after ReserveSpans, which may lower the maxima)
   if (prepared_) {
     ahead_.Wait();  // done already when Counted asks for the growth
     prepared_ = false;
   } else {
-    if (!ReserveSpans()) {
-      can_grow_ = false;  // no memory: stay this size
-      return;
-    }
     BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
   }
   ShortSet* const old_short = short_;
