@@ -261,8 +261,9 @@ class PieceCache {
   TableBits GrownBits() const;
   // Points the tables at `short_sets`, `longs` and `huges`, of `bits` sizes.
   void PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t* longs, uint8_t* huges);
-  // Reserves the spans (address space only) unless they are; false when
-  // there is none to reserve.
+  // Reserves the spans (address space only) unless they are, lowering the
+  // maxima when the kernel grants less than the bound's shares; false when
+  // it grants none past the tables' next size.
   bool ReserveSpans();
   // Each table's bytes at `bits` sizes (short, long, huge).
   using SpanBytes = std::array<size_t, 3>;
@@ -307,7 +308,7 @@ class PieceCache {
   bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
 
   size_t bound_;
-  // Log2 of the largest table sizes the bound allows.
+  // Log2 of the largest table sizes the bound allows (and the spans hold).
   size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
   bool can_grow_ = false;
   // The tables' memory, zero-filled. The first, small tables share
