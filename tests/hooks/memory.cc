@@ -23,7 +23,7 @@ void bind_testing_memory(nb::module_& m) {
     mtok::HugePageRegion region;
     if (!region.Allocate(mb << 20)) throw std::bad_alloc();
     mtok::PopulateAhead ahead;
-    if (!ahead.Start(&region)) throw std::runtime_error("no thread for PopulateAhead");
+    if (!ahead.Start([&region] { region.Populate(); })) throw std::runtime_error("no thread for PopulateAhead");
     const pid_t pid = fork();
     if (pid == 0) {
       alarm(20);

@@ -26,13 +26,9 @@ class PopulateAhead {
   PopulateAhead& operator=(const PopulateAhead&) = delete;
   ~PopulateAhead() { Wait(); }
 
-  // Starts backing `region`, which must stay mapped until Wait returns,
-  // after waiting for the one started before; false, with nothing
-  // started, when no thread could be made.
-  bool Start(HugePageRegion* region) {
-    return Start([region] { region->Populate(); });
-  }
-  // The same for any backing work (several regions, or parts of them).
+  // Starts `work` (backing regions, or parts of them, that must stay
+  // mapped until Wait returns), after waiting for the work started before;
+  // false, with nothing started, when no thread could be made.
   bool Start(std::function<void()> work);
   // Returns once the backing started last has finished. At once in a
   // forked child: the thread did not come with it.

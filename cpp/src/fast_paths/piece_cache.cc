@@ -231,13 +231,18 @@ bool PieceCache::ReserveSpans() {
     if (reserved) return true;
     for (HugePageRegion& span : spans_) span.Release();
     // A bound far past the machine's memory (the kernel refuses a mapping
-    // that large): the tables stop growing at what it grants.
-    if (max_short_bits_ <= now.short_bits + 1 && max_long_bits_ <= now.long_bits + 1 &&
-        max_huge_bits_ <= now.huge_bits + 1)
-      return false;
-    max_short_bits_ = std::max(now.short_bits + 1, max_short_bits_ - 1);
-    max_long_bits_ = std::max(now.long_bits + 1, max_long_bits_ - 1);
-    max_huge_bits_ = std::max(now.huge_bits + 1, max_huge_bits_ - 1);
+    // that large): the tables stop growing at what it grants, halving each
+    // maximum down to one growth past the table's size.
+    bool lowered = false;
+    auto lower = [&lowered](size_t* max, size_t bits) {
+      if (*max <= bits + 1) return;
+      --*max;
+      lowered = true;
+    };
+    lower(&max_short_bits_, now.short_bits);
+    lower(&max_long_bits_, now.long_bits);
+    lower(&max_huge_bits_, now.huge_bits);
+    if (!lowered) return false;
   }
 }
 
