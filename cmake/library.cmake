@@ -12,7 +12,7 @@ target_include_directories(mtok_objects
 target_compile_definitions(mtok_objects PRIVATE MTOK_VERSION_STRING="${PROJECT_VERSION}")
 set_target_properties(mtok_objects PROPERTIES POSITION_INDEPENDENT_CODE ON
                       CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
-target_compile_options(mtok_objects PRIVATE ${MTOK_WARNINGS} -O2)
+target_compile_options(mtok_objects PRIVATE ${MTOK_WARNINGS} ${MTOK_OPTIMIZE})
 target_link_libraries(mtok_objects PUBLIC Threads::Threads)
 
 set(_mtok_map ${PROJECT_SOURCE_DIR}/cmake/mtok.map)
