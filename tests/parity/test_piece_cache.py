@@ -185,11 +185,20 @@ def test_growth_keeps_cached_pieces():
     """A fresh tokenizer's cache grows once GROW_AFTER pre-tokens were
     cached, moving every cached key with its ids into larger tables:
     pre-tokens cached before, in the middle of and after the growth give
-    the reference's ids, as misses and as hits."""
+    the reference's ids, as misses and as hits, and short keys cached
+    before it are still hits after it (the first growth copies the tables
+    into their spans, then rehashes them there)."""
     ref, ours = corpus.hf_pair("llama3")
-    encode = lambda t: ours.encode(t, add_special_tokens=False)
+    encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
+    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     rng = random.Random(13)
+    short = " ".join(word(rng, n, alphabet) for n in (3, 9, 16) for _ in range(40)
+                     for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
+    assert encode(short) == expected(short)
+    hits = stats()[0]
+    assert encode(short) == expected(short)
+    lookups = stats()[0] - hits  # every one a hit now
     probe = " ".join(word(rng, n, alphabet) for n in (3, 9, 17, 30, 47, 60, 200)
                      for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
     flood = "".join(random_words(17, GROW_AFTER + 2000))
@@ -197,6 +206,10 @@ def test_growth_keeps_cached_pieces():
     assert_same("llama3 cache growth", texts, [expected(t) for t in texts], [encode(t) for t in texts], limit=1)
     tables = 2 << 20  # the short table at its start size alone
     assert int(ours.debug_info()["piece_cache_bytes"]) > 4 * tables, "the tables must have grown"
+    misses = stats()[1]
+    assert encode(short) == expected(short)
+    lost = stats()[1] - misses  # evicted by the flood before the growth, or lost in it
+    assert lost < lookups // 4, f"{lost} of {lookups} short pre-tokens were lost"
 
 
 def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():

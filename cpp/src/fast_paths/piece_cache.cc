@@ -317,37 +317,25 @@ void PieceCache::Grow() {
   } else {
     BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
   }
-  ShortSet* const old_short = short_;
-  LongSlot* const old_long = long_;
-  HugeSlot* const old_huge = huge_;
+  if (!in_spans_) {
+    // The first growth: each table to the start of its span (ring
+    // positions stay valid), then rehashed there as later growths are.
+    const SpanBytes bytes = BytesOf(old);
+    std::memcpy(spans_[0].data(), short_, bytes[0]);
+    std::memcpy(spans_[1].data(), long_, bytes[1]);
+    std::memcpy(spans_[2].data(), huge_, bytes[2]);
+    first_.Release();
+    in_spans_ = true;
+  }
   PointTables(next, spans_[0].data(), spans_[1].data(), spans_[2].data());
   can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
   auto short_set = [this](const ShortSlot& s) { return ShortHash(s.w0, s.w1, s.key_len) >> short_shift_; };
   auto long_set = [this](const LongSlot& s) { return (LongHash(s.w, s.key_len) >> long_shift_) / kSetWays; };
   auto huge_set = [this](const HugeSlot& s) { return (s.hash >> huge_shift_) / kSetWays; };
-  if (in_spans_) {
-    RehashInPlace(&short_[0].way[0], size_t{1} << (old.short_bits - kWayBits), next.short_bits - old.short_bits,
-                  short_set);
-    RehashInPlace(long_, size_t{1} << (old.long_bits - kSetBits), next.long_bits - old.long_bits, long_set);
-    RehashInPlace(huge_, size_t{1} << (old.huge_bits - kSetBits), next.huge_bits - old.huge_bits, huge_set);
-    return;
-  }
-  // The first growth: every entry from first_ into the spans (ring
-  // positions stay valid), a set's oldest way first.
-  for (size_t i = 0; i < (size_t{1} << (old.short_bits - kWayBits)); ++i) {
-    for (size_t w = (size_t{1} << kWayBits); w-- > 0;) {
-      const ShortSlot& s = old_short[i].way[w];
-      if (s.key_len != 0) InsertNewest(&short_[short_set(s)].way[0], s);
-    }
-  }
-  for (size_t slot = size_t{1} << old.long_bits; slot-- > 0;) {
-    if (old_long[slot].key_len != 0) InsertNewest(long_ + long_set(old_long[slot]) * kSetWays, old_long[slot]);
-  }
-  for (size_t slot = size_t{1} << old.huge_bits; slot-- > 0;) {
-    if (old_huge[slot].key_len != 0) InsertNewest(huge_ + huge_set(old_huge[slot]) * kSetWays, old_huge[slot]);
-  }
-  first_.Release();
-  in_spans_ = true;
+  RehashInPlace(&short_[0].way[0], size_t{1} << (old.short_bits - kWayBits), next.short_bits - old.short_bits,
+                short_set);
+  RehashInPlace(long_, size_t{1} << (old.long_bits - kSetBits), next.long_bits - old.long_bits, long_set);
+  RehashInPlace(huge_, size_t{1} << (old.huge_bits - kSetBits), next.huge_bits - old.huge_bits, huge_set);
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
