@@ -82,11 +82,6 @@ Slot* WaysOf(Slot* table, uint64_t hash, uint64_t shift) {
   return table + ((hash >> shift) & ~uint64_t{kSetWays - 1});
 }
 
-// Moves a set's ways one down (the oldest drops out), leaving way 0 to fill.
-template <typename Slot>
-void MakeRoom(Slot* ways) {
-  std::memmove(static_cast<void*>(ways + 1), ways, (kSetWays - 1) * sizeof(Slot));
-}
 
 }  // namespace
 
@@ -260,7 +255,7 @@ static_assert(size_t{1} << PieceCache::kWayBits == kSetWays && sizeof(PieceCache
 // drops out).
 template <typename Slot>
 void InsertNewest(Slot* ways, const Slot& s) {
-  MakeRoom(ways);
+  ShiftWays(ways, kSetWays);
   *ways = s;
 }
 
@@ -384,7 +379,7 @@ bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** ways, std::vector
 }
 
 void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  MakeRoom(ways);
+  ShiftWays(ways, kSetWays);
   HugeSlot* s = ways;
   s->key_len = 0;  // empty until filled
   const uint64_t at = key_bytes_.Put(piece.data(), piece.size());
@@ -407,7 +402,7 @@ bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector
 }
 
 void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  MakeRoom(ways);
+  ShiftWays(ways, kSetWays);
   LongSlot* s = ways;
   s->key_len = 0;  // empty until filled
   uint64_t w[kMaxKey / 8];

@@ -363,9 +363,17 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
   return true;
 }
 
+// Moves ways [0, n - 1) one down (the oldest drops out), leaving way 0 to
+// fill. Slot by slot from the end, not memmove: a call to the library's
+// memmove stalled on the set's lines in the miss path.
+template <typename Slot>
+[[gnu::always_inline]] inline void ShiftWays(Slot* ways, size_t n) {
+  for (size_t i = n - 1; i > 0; --i) ways[i] = ways[i - 1];
+}
+
 inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count) {
   ShortSlot* s = &SetOf(k)->way[0];
-  std::memmove(s + 1, s, sizeof(ShortSet) - sizeof(ShortSlot));
+  ShiftWays(s, size_t{1} << kWayBits);
   s->key_len = 0;  // empty until filled
   if (!Store(s, k.len, ids, count)) return;
   s->w0 = k.w0;
