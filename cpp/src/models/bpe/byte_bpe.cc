@@ -120,6 +120,7 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
 
 bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
                        uint32_t b_end, uint32_t* rank, uint32_t* merged) const {
+  if (!rank_merges_) pairs_->Prefetch(a_id, b_id);
   if (filter_ != nullptr && !filter_->MayMerge(a_id, b_id)) return false;
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.

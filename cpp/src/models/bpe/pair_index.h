@@ -58,6 +58,10 @@ class PairIndex {
       }
     }
   }
+  // Starts loading the slot a Find of the pair probes first.
+  void Prefetch(uint32_t left, uint32_t right) const {
+    if (slots_ != nullptr) __builtin_prefetch(&slots_[Hash(left, right) & mask_]);
+  }
   const Slot* slots() const { return slots_; }
   size_t capacity() const { return slots_ ? mask_ + 1 : 0; }
 
