@@ -1,9 +1,10 @@
 #include "common/huge_pages.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -125,11 +126,27 @@ std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::strin
   return region;
 }
 
+namespace {
+
+// Counts forks, in the child: a backing started before a fork has no
+// thread in the child. (Compared where getpid() was, a system call that a
+// cache asked for at every insert while its growth waited for a backing.)
+std::atomic<uint64_t> g_forks{0};
+
+uint64_t Forks() {
+  static const bool registered = pthread_atfork(nullptr, nullptr, [] { g_forks.fetch_add(1); }) == 0;
+  (void)registered;
+  return g_forks.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
 struct PopulateAhead::State {
   std::mutex mutex;
   std::condition_variable cv;
-  bool done = false;
-  pid_t pid = getpid();
+  bool done = false;  // under mutex, for Wait
+  std::atomic<bool> finished{false};  // the same, for Done without the lock
+  uint64_t forks = Forks();
 };
 
 bool PopulateAhead::Start(std::function<void()> work) {
@@ -142,6 +159,7 @@ bool PopulateAhead::Start(std::function<void()> work) {
       work();
       std::lock_guard<std::mutex> lock(state->mutex);
       state->done = true;
+      state->finished.store(true, std::memory_order_release);
       state->cv.notify_all();
     }).detach();
   } catch (const std::system_error&) {
@@ -152,14 +170,12 @@ bool PopulateAhead::Start(std::function<void()> work) {
 }
 
 bool PopulateAhead::Done() const {
-  if (!state_ || state_->pid != getpid()) return true;
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  return state_->done;
+  return !state_ || state_->forks != Forks() || state_->finished.load(std::memory_order_acquire);
 }
 
 void PopulateAhead::Wait() {
   if (!state_) return;
-  if (state_->pid == getpid()) {
+  if (state_->forks == Forks()) {
     std::unique_lock<std::mutex> lock(state_->mutex);
     state_->cv.wait(lock, [&] { return state_->done; });
   }
