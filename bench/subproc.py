@@ -32,7 +32,10 @@ def run_job(job: dict, python: str = None, timeout: float = 600, env: dict = Non
         job_path, out_path = os.path.join(tmp, "job.json"), os.path.join(tmp, "out.json")
         with open(job_path, "w", encoding="utf-8") as f:
             json.dump(job, f)
-        env = dict(os.environ, **(env or {}), PYTHONPATH=_pythonpath())
+        # One OpenBLAS thread: importing numpy (mtok-np, gigatoken) starts
+        # BLAS threads that spin about 110 ms of CPU right after the import,
+        # inside the first timed pass, on a machine of two cores.
+        env = {"OPENBLAS_NUM_THREADS": "1", **os.environ, **(env or {}), "PYTHONPATH": _pythonpath()}
         try:
             proc = subprocess.run([python or sys.executable, "-m", "bench.worker", job_path, out_path],
                                   env=env, cwd=str(REPO), capture_output=True, text=True, timeout=timeout)
