@@ -42,8 +42,7 @@ uint16_t MaskSlow(char32_t c) {
   return m;
 }
 
-size_t Contraction(std::string_view s, size_t i, bool fold) {
-  if (i >= s.size() || s[i] != '\'') return i;
+size_t ApostropheContraction(std::string_view s, size_t i, bool fold) {
   auto letter = [&](size_t at, char want, size_t* next) {
     if (at >= s.size()) return false;
     int len;
