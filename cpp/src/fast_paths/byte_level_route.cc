@@ -88,7 +88,13 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     for (; from < p.size(); from = to, to = bpe_->NextCut(p, to)) CachedPartIds(cache, p.substr(from, to - from), p, out, part);
   };
   size_t prev = 0;  // end of the last match
+  // The text between matches, unless the split removes it. (Kept in
+  // locals: as captures, this flag and `prev` were loaded and stored at
+  // every match, the compiler unable to tell the id writes leave them.)
+  const bool gaps = !matches_only_;
   auto encode_matches = [&](const Scanner::Span* matches, size_t count) {
+    const std::string_view text = s;
+    size_t end = prev;
     // A batch at a time: the keys of its short pieces are made and their
     // sets prefetched, then looked up.
     constexpr size_t kBatch = 64;
@@ -97,9 +103,9 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
       const Scanner::Span* batch = matches + base;
       const size_t m = std::min(kBatch, count - base);
       for (size_t k = 0; k < m; ++k) {
-        const std::string_view piece(s.data() + batch[k].first, batch[k].second - batch[k].first);
+        const std::string_view piece(text.data() + batch[k].first, batch[k].second - batch[k].first);
         if (PieceCache::IsShort(piece)) {
-          keys[k] = PieceCache::MakeShort(piece, s);
+          keys[k] = PieceCache::MakeShort(piece, text);
           cache.Prefetch(keys[k]);
         } else if (piece.size() <= PieceCache::kMaxHuge) {
           cache.PrefetchLonger(piece);  // CJK clauses: most are long keys
@@ -107,13 +113,14 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
       }
       for (size_t k = 0; k < m; ++k) {
         const auto [b, e] = batch[k];
-        if (!matches_only_ && prev < b) CachedIds(cache, s.substr(prev, b - prev), s, ids, merge);
-        const std::string_view piece(s.data() + b, e - b);
+        if (gaps && end < b) CachedIds(cache, text.substr(end, b - end), text, ids, merge);
+        const std::string_view piece(text.data() + b, e - b);
         if (PieceCache::IsShort(piece)) CachedShortIds(cache, keys[k], piece, ids, merge);
-        else if (e > b) CachedIds(cache, piece, s, ids, merge);
-        prev = e;
+        else if (e > b) CachedIds(cache, piece, text, ids, merge);
+        end = e;
       }
     }
+    prev = end;
   };
   if (scanner_) {
     // Pre-tokens go to the cache as the scanner finds them, a batch at a
@@ -126,7 +133,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     ThrowIfError(regex_->FindAll(s, &matches));
     encode_matches(matches.data(), matches.size());
   }
-  if (!matches_only_ && prev < s.size()) CachedIds(cache, s.substr(prev), s, ids, merge);
+  if (gaps && prev < s.size()) CachedIds(cache, s.substr(prev), s, ids, merge);
 }
 
 }  // namespace mtok
