@@ -16,9 +16,14 @@ this machine's L2; valgrind 3.19 sizes the last level from the CPU here
 and ignores --LL).
 ``--collect DIR`` keeps both runs' callgrind
 files (DIR/<tokenizer>.<lib>.<N>.out, for callgrind_annotate).
+``--toggle`` runs once instead, counting only the N windows
+(`callgrind_control -i on/off` around them): the two-run difference moves
+by up to 20K a window with where the cache's growth lands, this by about
+50 instructions. With ``--seen`` that is the cost of a window of cached
+pre-tokens whose text is a new str (its UTF-8 not yet made by CPython).
 
 Driver side: ``python -m bench.callgrind_windows --drive LIB SPEC.json
-TEXTS.json N``.
+TEXTS.json N [toggle]``.
 """
 
 import argparse
@@ -38,6 +43,7 @@ def _drive(argv) -> int:
     from .worker import _peer
 
     lib, spec_path, texts_path, n = argv[0], argv[1], argv[2], int(argv[3])
+    toggle = len(argv) > 4 and argv[4] == "toggle"
     with open(spec_path, encoding="utf-8") as f:
         spec = TokSpec.from_dict(json.load(f))
     with open(texts_path, encoding="utf-8") as f:
@@ -46,12 +52,16 @@ def _drive(argv) -> int:
     fn(WARM_TEXT)
     for w in texts["warm"]:
         fn(w)
+    if toggle:
+        subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], capture_output=True, check=True)
     for w in texts["timed"][:n]:
         fn(w)
+    if toggle:
+        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], capture_output=True, check=True)
     return 0
 
 
-def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, caches=()):
+def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, caches=(), toggle=False):
     with tempfile.TemporaryDirectory(prefix="mtok-cgw-") as tmp:
         spec_path, texts_path = os.path.join(tmp, "spec.json"), os.path.join(tmp, "texts.json")
         with open(spec_path, "w", encoding="utf-8") as f:
@@ -62,9 +72,12 @@ def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, ca
         driver = [python or sys.executable, "-m", "bench.callgrind_windows", "--drive", lib, spec_path, texts_path]
         subprocess.run(driver + ["0"], env=env, cwd=str(REPO), capture_output=True, check=True)
         totals = []
-        for reps in (n, 0):
+        for reps in ((n,) if toggle else (n, 0)):
             out = os.path.join(tmp, f"callgrind.{reps}.out")
-            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + (["--cache-sim=yes", "--branch-sim=yes", *caches] if cache_sim else []) + driver + [str(reps)]
+            cmd = (["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+                   + (["--instr-atstart=no"] if toggle else [])
+                   + (["--cache-sim=yes", "--branch-sim=yes", *caches] if cache_sim else [])
+                   + driver + [str(reps)] + (["toggle"] if toggle else []))
             proc = subprocess.run(cmd, env=env, cwd=str(REPO), capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError(f"{lib} under callgrind exited {proc.returncode}: "
@@ -72,7 +85,7 @@ def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, ca
             totals.append(_total_ir(out))
             if keep:
                 os.replace(out, f"{keep}.{reps}.out")
-        return (totals[0] - totals[1]) / n
+        return (totals[0] - (0 if toggle else totals[1])) / n
 
 
 def main(argv=None) -> int:
@@ -90,6 +103,8 @@ def main(argv=None) -> int:
     ap.add_argument("--d1", default=None, help="simulated D1 cache as size,assoc,line (e.g. 1048576,16,64)")
     ap.add_argument("--seen", action="store_true", help="time warm-up windows again (all hits) instead of unique ones")
     ap.add_argument("--collect", default=None, help="folder for the N runs' callgrind files")
+    ap.add_argument("--toggle", action="store_true",
+                    help="one run, counting only the N windows (callgrind_control); steadier than the two-run difference")
     args = ap.parse_args(argv)
 
     from . import peers, rc3
@@ -116,7 +131,7 @@ def main(argv=None) -> int:
                 continue
             keep = os.path.join(args.collect, f"{name}.{lib}") if args.collect else None
             ir = count(lib, spec, warm, timed, len(timed), python=str(rc3.PYTHON) if p.remote else None, keep=keep,
-                       cache_sim=args.cache_sim, caches=caches)
+                       cache_sim=args.cache_sim, caches=caches, toggle=args.toggle)
             base = base or (ir if lib == "mtok" else None)
             ratio = f" ({ir / base:.2f}x mtok)" if base and lib != "mtok" else ""
             print(f"{name} {lib}: {ir / 1e3:,.0f}K instructions per {args.size} B window"
