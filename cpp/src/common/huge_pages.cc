@@ -144,8 +144,7 @@ uint64_t Forks() {
 struct PopulateAhead::State {
   std::mutex mutex;
   std::condition_variable cv;
-  bool done = false;  // under mutex, for Wait
-  std::atomic<bool> finished{false};  // the same, for Done without the lock
+  std::atomic<bool> done{false};  // set under mutex (Wait's predicate), read by Done without it
   uint64_t forks = Forks();
 };
 
@@ -158,8 +157,7 @@ bool PopulateAhead::Start(std::function<void()> work) {
     std::thread([work = std::move(work), state] {
       work();
       std::lock_guard<std::mutex> lock(state->mutex);
-      state->done = true;
-      state->finished.store(true, std::memory_order_release);
+      state->done.store(true, std::memory_order_release);
       state->cv.notify_all();
     }).detach();
   } catch (const std::system_error&) {
@@ -170,14 +168,14 @@ bool PopulateAhead::Start(std::function<void()> work) {
 }
 
 bool PopulateAhead::Done() const {
-  return !state_ || state_->forks != Forks() || state_->finished.load(std::memory_order_acquire);
+  return !state_ || state_->forks != Forks() || state_->done.load(std::memory_order_acquire);
 }
 
 void PopulateAhead::Wait() {
   if (!state_) return;
   if (state_->forks == Forks()) {
     std::unique_lock<std::mutex> lock(state_->mutex);
-    state_->cv.wait(lock, [&] { return state_->done; });
+    state_->cv.wait(lock, [&] { return state_->done.load(std::memory_order_acquire); });
   }
   state_.reset();
 }

@@ -82,7 +82,6 @@ Slot* WaysOf(Slot* table, uint64_t hash, uint64_t shift) {
   return table + ((hash >> shift) & ~uint64_t{kSetWays - 1});
 }
 
-
 }  // namespace
 
 size_t PieceCache::Bound() {

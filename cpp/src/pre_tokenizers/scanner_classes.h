@@ -73,9 +73,9 @@ struct Cp {
   uint16_t mask;
 };
 // Two- and three-byte sequences (every script but a few) are decoded here,
-// their continuation bytes tested together; the rest by utf8::decode, whose
-// results these are. (Through decode and Mask, each character of a
-// non-Latin word cost about 60 instructions, a third of a window's scan.)
+// their continuation bytes tested together and the mask read without
+// decode's and Mask's range tests; the rest by utf8::decode, whose results
+// these are.
 inline Cp CpAt(std::string_view s, size_t i) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
   const size_t left = s.size() - i;
