@@ -102,10 +102,13 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     for (size_t base = 0; base < count; base += kBatch) {
       const Scanner::Span* batch = matches + base;
       const size_t m = std::min(kBatch, count - base);
+      // 16 bytes readable from every piece's start: the batch's keys are
+      // made without testing it piece by piece.
+      const bool wide = text.size() - batch[m - 1].first >= 16;
       for (size_t k = 0; k < m; ++k) {
         const std::string_view piece(text.data() + batch[k].first, batch[k].second - batch[k].first);
         if (PieceCache::IsShort(piece)) {
-          keys[k] = PieceCache::MakeShort(piece, text);
+          keys[k] = wide ? PieceCache::MakeShortWide(piece) : PieceCache::MakeShort(piece, text);
           cache.Prefetch(keys[k]);
         } else if (piece.size() <= PieceCache::kMaxHuge) {
           cache.PrefetchLonger(piece);  // CJK clauses: most are long keys

@@ -126,16 +126,26 @@ class PieceCache {
   // its ids are kept apart from a pre-token's of the same bytes.
   static constexpr size_t kPartTag = 32;
   static bool IsShort(std::string_view piece) { return piece.size() - 1 < kMaxShort; }  // n = 0 wraps
-  static ShortKey MakeShort(std::string_view piece, std::string_view readable, size_t tag = 0) {
+  // MakeShort when 16 bytes from the piece's start may be read (a caller
+  // that knows it for a whole batch skips the test). Without a branch on
+  // the length (which is random in text): both words loaded whole, then
+  // masked to the key.
+  static ShortKey MakeShortWide(std::string_view piece, size_t tag = 0) {
     const char* p = piece.data();
     const size_t n = piece.size();
     ShortKey k;
-    if (readable.data() + readable.size() - p >= 16) {
-      // The usual case, without a branch on the length (which is random
-      // in text): both words loaded whole, then masked to the key.
-      k.w0 = piece_key::Load8(p) & piece_key::kLowBytes[n < 8 ? n : 8];
-      k.w1 = piece_key::Load8(p + 8) & piece_key::kLowBytes[n > 8 ? n - 8 : 0];
-    } else if (n >= 8) {
+    k.w0 = piece_key::Load8(p) & piece_key::kLowBytes[n < 8 ? n : 8];
+    k.w1 = piece_key::Load8(p + 8) & piece_key::kLowBytes[n > 8 ? n - 8 : 0];
+    k.len = n + tag;
+    k.hash = ShortHash(k.w0, k.w1, k.len);
+    return k;
+  }
+  static ShortKey MakeShort(std::string_view piece, std::string_view readable, size_t tag = 0) {
+    const char* p = piece.data();
+    const size_t n = piece.size();
+    if (readable.data() + readable.size() - p >= 16) return MakeShortWide(piece, tag);  // the usual case
+    ShortKey k;
+    if (n >= 8) {
       k.w0 = piece_key::Load8(p);
       k.w1 = n > 8 ? piece_key::Load8(p + n - 8) >> (8 * (16 - n)) : 0;
     } else {
