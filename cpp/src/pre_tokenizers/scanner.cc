@@ -157,20 +157,23 @@ size_t Scanner::MatchAt(std::string_view s, size_t i) const {
 template <AsciiFamily F>
 size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, Span* out, size_t cap,
                             size_t* next) {
-  size_t n = 0;
-  while (i < s.size() && n < cap) {
+  // A pointer to the next span, not a count: with the matchers inlined,
+  // the count and the capacity lived on the stack.
+  Span* o = out;
+  Span* const o_end = out + cap;
+  while (i < s.size() && o != o_end) {
     size_t end = F != AsciiFamily::kNone ? AsciiMatch<F>(self.max_digits_, s, i) : 0;
     if (end == 0) end = UnicodeMatch<F>(s, i);
     if (end == 0) end = self.MatchAt(s, i);
     if (end > i) {
-      out[n++] = {i, end};
+      *o++ = {i, end};
       i = end;
     } else {
       i += utf8::seq_len(static_cast<unsigned char>(s[i]));
     }
   }
   *next = i;
-  return n;
+  return static_cast<size_t>(o - out);
 }
 
 void Scanner::FindAll(std::string_view s, std::vector<Span>* out) const {
