@@ -274,7 +274,7 @@ class WordPieceRoute::Words {
         for (size_t k = 0; k < m; ++k) {
           const std::string_view w(base + batch[k].begin, batch[k].end - batch[k].begin);
           if (!PieceCache::IsShort(w)) continue;
-          keys[k] = PieceCache::MakeShort(w, readable);
+          keys[k] = PieceCache::MakeShortWide(w);  // kPad bytes follow the last word
           cache_.Prefetch(keys[k]);
         }
         for (size_t k = 0; k < m; ++k) {
