@@ -62,19 +62,28 @@ inline size_t Llama3(std::string_view s, size_t i) {
 // o200k's two word alternatives from j, a letter or mark:
 // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+ (U* W+), else
 // U+ W*, then the optional contraction.
-inline size_t CasedWord(std::string_view s, size_t j) {
+// `first` is the character at j, which the caller has decoded.
+inline size_t CasedWord(std::string_view s, size_t j, Cp first) {
   // U* W+: U* gives back characters until W+ can start, at the end of the
   // U run when a W follows it, else at the run's last character that is
   // also a W (Lm, Lo, marks); W+ then ends that character.
   size_t k = j, last_w_end = 0;
-  while (k < s.size()) {
-    const Cp c = CpAt(s, k);
-    if (!Has(c.mask, kUpperish)) break;
+  Cp c = first;
+  // Each character decoded once: the one that ends the U run is kept for
+  // the W run that may start there.
+  bool stopped = false;
+  while (true) {
+    if (!Has(c.mask, kUpperish)) {
+      stopped = true;
+      break;
+    }
     k += c.len;
     if (Has(c.mask, kLowerish)) last_w_end = k;
+    if (k >= s.size()) break;
+    c = CpAt(s, k);
   }
   size_t end;
-  if (k < s.size() && Has(CpAt(s, k).mask, kLowerish)) end = RunOf(s, k, kLowerish);
+  if (stopped && Has(c.mask, kLowerish)) end = RunOf(s, k + c.len, kLowerish);
   else if (last_w_end != 0) end = last_w_end;
   else if (k > j) end = k;  // U+ W*, with no W after the U run
   else return kUndecided;
@@ -90,13 +99,13 @@ inline size_t O200k(std::string_view s, size_t i) {
   const bool word_char = Has(a.mask, kUpperish) || Has(a.mask, kLowerish);
   if (word_char) {
     if (!Has(a.mask, kLetter)) return kUndecided;  // a mark: also a P
-    return CasedWord(s, i);
+    return CasedWord(s, i, a);
   }
   if (Has(a.mask, kNumber)) return kUndecided;  // {1,3} counts code points
   const size_t j = i + a.len;
   if (j < s.size()) {
     const Cp b = CpAt(s, j);
-    if (Has(a.mask, kNotNlLN) && (Has(b.mask, kUpperish) || Has(b.mask, kLowerish))) return CasedWord(s, j);
+    if (Has(a.mask, kNotNlLN) && (Has(b.mask, kUpperish) || Has(b.mask, kLowerish))) return CasedWord(s, j, b);
     if (a.c == ' ' && Has(b.mask, kOther)) return Trailing(s, RunOf(s, j + b.len, kOther), true);
   }
   if (Has(a.mask, kOther)) return Trailing(s, RunOf(s, j, kOther), true);
