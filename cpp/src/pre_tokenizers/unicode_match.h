@@ -68,22 +68,17 @@ inline size_t CasedWord(std::string_view s, size_t j, Cp first) {
   // U run when a W follows it, else at the run's last character that is
   // also a W (Lm, Lo, marks); W+ then ends that character.
   size_t k = j, last_w_end = 0;
+  // Each character decoded once: c, the one that ends the U run (when k
+  // is not the end), is kept for the W run that may start there.
   Cp c = first;
-  // Each character decoded once: the one that ends the U run is kept for
-  // the W run that may start there.
-  bool stopped = false;
-  while (true) {
-    if (!Has(c.mask, kUpperish)) {
-      stopped = true;
-      break;
-    }
+  while (Has(c.mask, kUpperish)) {
     k += c.len;
     if (Has(c.mask, kLowerish)) last_w_end = k;
-    if (k >= s.size()) break;
+    if (k == s.size()) break;
     c = CpAt(s, k);
   }
   size_t end;
-  if (stopped && Has(c.mask, kLowerish)) end = RunOf(s, k + c.len, kLowerish);
+  if (k < s.size() && Has(c.mask, kLowerish)) end = RunOf(s, k + c.len, kLowerish);
   else if (last_w_end != 0) end = last_w_end;
   else if (k > j) end = k;  // U+ W*, with no W after the U run
   else return kUndecided;
