@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 #include "common/regex.h"
 #include "common/unicode.h"
@@ -83,9 +84,18 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   auto merge = [this, &cache, &part](std::string_view p, std::vector<uint32_t>* out) {
     if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out);
     if (bpe_->EncodeAsToken(p, out)) return;
-    size_t from = 0, to = bpe_->NextCut(p, 0);
-    if (to == p.size()) return bpe_->Merge(p, out);  // EncodeAsToken has looked the piece up
-    for (; from < p.size(); from = to, to = bpe_->NextCut(p, to)) CachedPartIds(cache, p.substr(from, to - from), p, out, part);
+    size_t cut = bpe_->NextCut(p, 0);
+    if (cut == p.size()) return bpe_->Merge(p, out);  // EncodeAsToken has looked the piece up
+    // The parts' ends, a batch at a time (CachedPartsIds prefetches them).
+    size_t ends[32];
+    for (size_t start = 0, n; start < p.size(); start = ends[n - 1]) {
+      n = 0;
+      do {
+        ends[n++] = cut;
+        if (cut < p.size()) cut = bpe_->NextCut(p, cut);
+      } while (n < std::size(ends) && ends[n - 1] < p.size());
+      CachedPartsIds(cache, p, start, ends, n, out, part);
+    }
   };
   size_t prev = 0;  // end of the last match
   // The text between matches, unless the split removes it. (Kept in

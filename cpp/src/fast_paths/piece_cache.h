@@ -448,16 +448,25 @@ inline void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uin
   CachedIds(cache, piece, piece, ids, encode);
 }
 
-// The same for a part of a pre-token (see kPartTag); parts longer than a
-// short key are encoded each time.
-template <typename Encode>
-inline void CachedPartIds(PieceCache& cache, std::string_view part, std::string_view readable,
-                          std::vector<uint32_t>* ids, Encode& encode) {
-  if (!PieceCache::IsShort(part)) {
-    encode(part, ids);
-    return;
+// The same for the parts of a pre-token (see kPartTag), [start, ends[0]),
+// [ends[0], ends[1]) and so on up to ends[n - 1]. Their sets are prefetched
+// first: a CJK clause's parts then wait for memory about once, not once
+// each. Parts longer than a short key are encoded each time.
+template <size_t N, typename Encode>
+inline void CachedPartsIds(PieceCache& cache, std::string_view piece, size_t start, const size_t (&ends)[N],
+                           size_t n, std::vector<uint32_t>* ids, Encode& encode) {
+  PieceCache::ShortKey keys[N];
+  for (size_t k = 0, from = start; k < n; from = ends[k++]) {
+    const std::string_view part = piece.substr(from, ends[k] - from);
+    if (!PieceCache::IsShort(part)) continue;
+    keys[k] = PieceCache::MakeShort(part, piece, PieceCache::kPartTag);
+    cache.Prefetch(keys[k]);
   }
-  CachedShortIds(cache, PieceCache::MakeShort(part, readable, PieceCache::kPartTag), part, ids, encode);
+  for (size_t k = 0, from = start; k < n; from = ends[k++]) {
+    const std::string_view part = piece.substr(from, ends[k] - from);
+    if (PieceCache::IsShort(part)) CachedShortIds(cache, keys[k], part, ids, encode);
+    else encode(part, ids);
+  }
 }
 
 }  // namespace mtok
