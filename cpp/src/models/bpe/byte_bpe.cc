@@ -125,7 +125,7 @@ bool ByteBpe::PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint
   if (rank_merges_) {
     // tiktoken: the merged bytes are contiguous in the input.
     uint32_t id;
-    if (!raw_->FindPiece(s.substr(a_start, b_end - a_start), &id)) return false;
+    if (!FindToken(s.substr(a_start, b_end - a_start), &id)) return false;
     *rank = id;
     *merged = id;
     return true;
@@ -178,7 +178,7 @@ bool ByteBpe::AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* ou
     out->push_back(byte_id_[static_cast<unsigned char>(s[0])]);
     return true;
   }
-  if ((any_token || whole_) && raw_->FindPiece(s, &id) && (any_token || whole_->Has(id))) {
+  if ((any_token || whole_) && FindToken(s, &id) && (any_token || whole_->Has(id))) {
     out->push_back(id);
     return true;
   }
@@ -187,12 +187,31 @@ bool ByteBpe::AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* ou
 
 const TokenSpans& ByteBpe::Spans() const {
   if (const TokenSpans* s = spans_.load(std::memory_order_acquire)) return *s;
-  std::lock_guard<std::mutex> lock(spans_mutex_);
+  std::lock_guard<std::mutex> lock(lazy_mutex_);
   if (!spans_owned_) {
     spans_owned_ = std::make_unique<TokenSpans>(TokenSpans::Build(*raw_));
     spans_.store(spans_owned_.get(), std::memory_order_release);
   }
   return *spans_owned_;
+}
+
+std::string ByteBpe::ShortTokensInfo() const {
+  if (const ShortTokens* t = shorts_ready_.load(std::memory_order_acquire))
+    return std::to_string(t->count()) + " tokens of up to " + std::to_string(ShortTokens::kMaxBytes) +
+           " bytes, " + std::to_string(t->bytes() >> 10) + " KB";
+  return shorts_started_.load(std::memory_order_relaxed) ? "being built (the raw index answers meanwhile)"
+                                                         : "built at the first encode";
+}
+
+void ByteBpe::StartShorts() const {
+  std::lock_guard<std::mutex> lock(lazy_mutex_);
+  if (shorts_started_.load(std::memory_order_relaxed)) return;
+  shorts_started_.store(true, std::memory_order_relaxed);
+  auto build = [this] {
+    // No memory: the raw index goes on answering.
+    if (shorts_.Build(*raw_)) shorts_ready_.store(&shorts_, std::memory_order_release);
+  };
+  if (!shorts_ahead_.Start(build)) build();
 }
 
 size_t ByteBpe::NextCut(std::string_view s, size_t from) const {

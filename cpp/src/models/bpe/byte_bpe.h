@@ -10,7 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "models/bpe/bpe.h"
+#include "models/bpe/short_tokens.h"
 #include "models/bpe/token_spans.h"
 #include "models/bpe/token_splits.h"
 #include "models/bpe/whole_tokens.h"
@@ -46,6 +48,8 @@ class ByteBpe {
   // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
   // runs once EncodeAsToken has said no).
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;
+  // What debug_info() says of the short-token table (FindToken).
+  std::string ShortTokensInfo() const;
   // Makes the calling thread's pair memo ahead of its first merge.
   void PrepareThread() const;
 
@@ -134,17 +138,35 @@ class ByteBpe {
   };
   // calloc'd: its pages are backed only as pairs are first seen.
   std::unique_ptr<std::atomic<uint64_t>, FreeDeleter> byte_pairs_;
+  // The token whose raw bytes are s (false for none): pieces of up to
+  // ShortTokens::kMaxBytes bytes from shorts_ once it is built, else (and
+  // longer ones) from the raw index; the same ids either way.
+  bool FindToken(std::string_view s, uint32_t* id) const {
+    if (s.size() - 1 < ShortTokens::kMaxBytes) {
+      if (const ShortTokens* t = shorts_ready_.load(std::memory_order_acquire)) return t->Find(s, id);
+      if (!shorts_started_.load(std::memory_order_relaxed)) StartShorts();
+    }
+    return raw_->FindPiece(s, id);
+  }
+  // Builds shorts_ on a thread of its own (about 3 ms for Llama 3, which
+  // the first encode would otherwise wait for), here when none can be made.
+  void StartShorts() const;
+  mutable ShortTokens shorts_;
+  mutable std::atomic<const ShortTokens*> shorts_ready_{nullptr};
+  mutable std::atomic<bool> shorts_started_{false};
   // The file's (BSPN), else built at the first cut asked for (NextCut):
   // 4.4 M instructions for Llama 3, most of a fresh process's first 16 KB
   // encode. An atomic, not std::call_once, whose every call sets
   // thread-locals.
   const TokenSpans& Spans() const;
   mutable std::atomic<const TokenSpans*> spans_{nullptr};
-  mutable std::mutex spans_mutex_;
+  mutable std::mutex lazy_mutex_;  // starts shorts_, builds the spans
   mutable std::unique_ptr<TokenSpans> spans_owned_;
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
+  // Last: destroyed first, waiting for a build of shorts_ still running.
+  mutable PopulateAhead shorts_ahead_;
 };
 
 }  // namespace mtok
