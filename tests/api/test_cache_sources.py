@@ -38,4 +38,6 @@ def test_first_cached_and_uncached_loads_agree(parts, tmp_path, monkeypatch):
     want = [uncached.encode(t) for t in texts]
     assert [first.encode(t) for t in texts] == want
     assert [cached.encode(t) for t in texts] == want
-    assert first.debug_info() == cached.debug_info() == uncached.debug_info()
+    # bpe_short_tokens tells how far a background build has got (timing).
+    infos = [{k: v for k, v in t.debug_info().items() if k != "bpe_short_tokens"} for t in (first, cached, uncached)]
+    assert infos[0] == infos[1] == infos[2]
