@@ -122,3 +122,16 @@ def short_parity_strings(limit):
     import corpus
 
     return [t for t in corpus.parity_strings() if len(t) < 3000][:limit]
+
+
+def byte_level_decoder():
+    """GPT-2's byte-level alphabet, character -> byte."""
+    printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    chars, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            chars[chr(b)] = b
+        else:
+            chars[chr(256 + extra)] = b
+            extra += 1
+    return chars

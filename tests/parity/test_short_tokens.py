@@ -11,7 +11,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same
+from harness import assert_same, byte_level_decoder
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -19,22 +19,10 @@ NAMES = ("llama3", "qwen3", "gpt-4o-o200k-hf", "gpt2")
 MAX_BYTES = 8  # ShortTokens::kMaxBytes
 
 
-def _byte_decoder():
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return {chr(c): b for b, c in zip(bs, cs)}
-
-
 def short_token_texts(ref, seed):
     """Every token of 1..8 raw bytes that is valid UTF-8, and near misses:
     each cut short, grown by a byte, or with its last byte changed."""
-    dec = _byte_decoder()
+    dec = byte_level_decoder()
     rng = random.Random(seed)
     out = []
     for token in ref.get_vocab():

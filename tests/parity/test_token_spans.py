@@ -13,7 +13,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf
+from harness import assert_same, byte_level_bpe, byte_level_decoder, compare_with_hf
 from hooks_module import hooks
 
 NAMES = ("llama3", "qwen3", "gpt-4o-o200k-hf")
@@ -26,24 +26,11 @@ def restore_bound():
     mtok.set_piece_cache_mb(before)
 
 
-def _byte_decoder():
-    """GPT-2's byte-level alphabet, character -> byte."""
-    printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            chars[chr(b)] = b
-        else:
-            chars[chr(256 + extra)] = b
-            extra += 1
-    return chars
-
-
 def _raw_vocab(name):
     """The raw bytes of every token of a corpus tokenizer.json (byte-level)."""
     with open(corpus.require("tokenizers", name, "tokenizer.json"), encoding="utf-8") as f:
         vocab = json.load(f)["model"]["vocab"]
-    dec = _byte_decoder()
+    dec = byte_level_decoder()
     return [bytes(dec[c] for c in tok) for tok in vocab if all(c in dec for c in tok)]
 
 
@@ -141,7 +128,7 @@ def test_same_ids_as_hf_on_token_edges(name):
 # left and two right (9D E6 97), two left and one right (9C 9D E6), and
 # two on each side (9C 9D E6 97). A cut at any of those edges changes ids.
 def _bytes(*codes):
-    dec = {b: c for c, b in _byte_decoder().items()}
+    dec = {b: c for c, b in byte_level_decoder().items()}
     return "".join(dec[c] for c in codes)
 
 
