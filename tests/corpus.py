@@ -95,3 +95,16 @@ def hf_pair_at(path):
         t.no_truncation()
         t.no_padding()
     return ref, ours
+
+
+def settled_debug_info(tok, timeout=30.0):
+    """tok.debug_info() once no background build is running: byte-level
+    BPE builds its short-token table on a thread of its own after the first
+    encode, and its bpe_short_tokens entry says "being built" until then."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while (info := tok.debug_info()).get("bpe_short_tokens", "").startswith("being built"):
+        assert time.monotonic() < deadline, f"short-token table still being built after {timeout} s"
+        time.sleep(0.01)
+    return info

@@ -5,7 +5,6 @@ short token, and strings a byte away from one, must get the reference's
 ids once the table is built, and the same ids before it is."""
 
 import random
-import time
 
 import pytest
 
@@ -42,12 +41,10 @@ def short_token_texts(ref, seed):
     return out
 
 
-def wait_built(tok, timeout=30.0):
-    """Waits until debug_info() reports the table built (it says its size)."""
-    deadline = time.monotonic() + timeout
-    while not (info := tok.debug_info()["bpe_short_tokens"])[0].isdigit():
-        assert time.monotonic() < deadline, f"short-token table not built: {info}"
-        time.sleep(0.01)
+def wait_built(tok):
+    """Waits until the table is built; debug_info()'s report of it (its size)."""
+    info = corpus.settled_debug_info(tok)["bpe_short_tokens"]
+    assert info[0].isdigit(), f"short-token table not built: {info}"
     return info
 
 
