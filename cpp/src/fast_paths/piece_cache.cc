@@ -114,7 +114,7 @@ bool PieceRing<T>::Allocate(size_t capacity) {
   head_ = 0;
   if (capacity == 0) return true;
   auto mem = std::make_unique<HugePageRegion>();
-  if (!mem->Allocate(capacity * sizeof(T))) return false;
+  if (!mem->Allocate(capacity * sizeof(T), kPieceCacheHugePages)) return false;
   mem_ = std::move(mem);
   data_ = reinterpret_cast<T*>(mem_->data());
   capacity_ = capacity;
@@ -157,8 +157,8 @@ void PieceCache::Reset(size_t bound) {
   // written. The read maps the kernel's shared zero page, and the write
   // after it must replace that mapping, which costs every other CPU
   // running this process an interrupt to flush its TLB (split encodes and
-  // batches run two threads), and a 2 MB page may then be split into 4 KB
-  // ones. (The spans likewise, as far as the tables reach.)
+  // batches run two threads). (The spans likewise, as far as the tables
+  // reach.)
   first_.Populate();
   uint8_t* at = first_.data();
   const SpanBytes b = BytesOf(bits);
@@ -221,7 +221,7 @@ bool PieceCache::ReserveSpans() {
   while (true) {
     const SpanBytes bytes = BytesOf({max_short_bits_, max_long_bits_, max_huge_bits_});
     bool reserved = true;
-    for (int t = 0; t < 3 && reserved; ++t) reserved = spans_[t].Allocate(bytes[t]);
+    for (int t = 0; t < 3 && reserved; ++t) reserved = spans_[t].Allocate(bytes[t], kPieceCacheHugePages);
     if (reserved) return true;
     for (HugePageRegion& span : spans_) span.Release();
     // A bound far past the machine's memory (the kernel refuses a mapping
