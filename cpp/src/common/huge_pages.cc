@@ -116,6 +116,9 @@ std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::strin
   for (const std::string_view* v : views) total += padded(v->size());
   auto region = std::make_unique<HugePageRegion>();
   if (total == 0 || !region->Allocate(total)) return nullptr;
+  // A copy on 4 KB pages would cost its time and memory for no fewer TLB
+  // misses than the views' own pages give.
+  if (region->kind() == HugePageRegion::Kind::kNormal) return nullptr;
   char* at = reinterpret_cast<char*>(region->data());
   for (std::string_view* v : views) {
     if (v->empty()) continue;

@@ -12,8 +12,9 @@
 namespace mtok {
 
 // Copies the bytes of `views` into one new region (each copy 64-byte
-// aligned) and points the views at their copies; null, with the views
-// unchanged, when there is no memory for it.
+// aligned) on 2 MB pages and points the views at their copies; null, with
+// the views unchanged, when there is no memory for it or the region would
+// be on 4 KB pages.
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views);
 
 // Backs a region (HugePageRegion::Populate) on a thread of its own, so that

@@ -80,6 +80,9 @@ struct BpeTables {
   // pages for the tables below to use (null: they point into the file, or
   // own what they built).
   std::unique_ptr<HugePageRegion> hot;
+  // Those sections are read in place, on the file's pages: there were no
+  // 2 MB pages for a copy.
+  bool in_place = false;
   PairIndex pairs;  // unused in rank_merges mode
   PairFilter pair_filter;  // byte-level models: pairs that cannot merge (may be empty)
   RawTables raw;    // byte-level models: raw bytes of each token (may be empty)
