@@ -80,9 +80,9 @@ inline void AppendIds(std::vector<uint32_t>* ids, const uint32_t* from, size_t n
 
 // The cache's memory (tables and rings) is on 4 KB pages: it is backed
 // while text is encoded, a growth at a time, and a VM's host may back a
-// fresh 2 MB page far more slowly (9-12 ms a MB here, against 0.8 for 4 KB
-// pages: a growth inside a split encode stalled it by 140 ms). A lookup's
-// TLB miss costs less than that on any pass this cache serves.
+// fresh 2 MB page ten times more slowly than 4 KB ones, stalling the
+// encode that grows the cache (bench/README, ninth session). Warm lookups
+// give back a little to TLB misses.
 inline constexpr bool kPieceCacheHugePages = false;
 
 // Memory of the ids kept for long keys and multi-id pre-tokens: a ring of
@@ -342,11 +342,10 @@ class PieceCache {
   // first_, on ordinary pages (2.7 MB resident for a tokenizer that
   // encodes little). The first growth moves each table into its own span:
   // address space reserved for the bound's share (kPieceCacheHugePages),
-  // and backed only as far as the table reaches. A later growth backs the next
-  // part of each span and rehashes the table where it is: no copy, no new
-  // mapping (the allocator is never called), and no more fresh memory
-  // than the tables end up using (fresh memory is slow to back on a VM:
-  // tens of ms a MB at times on this one).
+  // and backed only as far as the table reaches. A later growth backs the
+  // next part of each span and rehashes the table where it is: no copy, no
+  // new mapping (the allocator is never called), and no more fresh memory
+  // than the tables end up using (fresh memory is slow to back on a VM).
   HugePageRegion first_;
   HugePageRegion spans_[3];  // short, long, huge
   bool in_spans_ = false;
