@@ -1,8 +1,9 @@
 """The bounded pre-token cache (cpp/src/fast_paths/piece_cache.h): the same
 ids with the cache off, cold, warm, small (entries replaced and rings
 wrapped all the time) and on two threads, for every script of the corpus;
-its bound set through the API and MTOK_CACHE_MB; debug_info's figures; and
-the memory it may take however many distinct pre-tokens come."""
+its bound set through the API and MTOK_CACHE_MB; debug_info's figures; the
+memory it may take however many distinct pre-tokens come; and that memory
+on 4 KB pages."""
 
 import json
 import os
@@ -146,3 +147,50 @@ def test_memory_stays_within_the_bound_for_unique_words():
     assert got["bound"] == 4 << 20
     assert 0 < got["bytes"] <= got["bound"], got
     assert got["growth_mb"] <= 4 + 96, got
+
+
+# Encodes MB of unique random words once the loaded tables (and the
+# short-token table, built on a thread after the first encode) are in
+# place, and reports how much of the process's memory on transparent 2 MB
+# pages that added, with the cache's size.
+_PAGES_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, {repo!r})
+import mtok
+from bench.memory import CHUNK, random_words
+def anon_huge_kb():
+    with open("/proc/self/smaps") as f:
+        return sum(int(line.split()[1]) for line in f if line.startswith("AnonHugePages:"))
+tok = mtok.Tokenizer.from_file({path!r})
+tok.encode(random_words(999, 4096))
+while tok.debug_info().get("bpe_short_tokens", "").startswith("being built"):
+    time.sleep(0.01)
+before = anon_huge_kb()
+for k in range({mb}):
+    tok.encode(random_words(k, CHUNK))
+print(json.dumps({{"huge_growth_kb": anon_huge_kb() - before, "bytes": int(tok.debug_info()["piece_cache_bytes"])}}))
+"""
+
+
+def _thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return f.read().split("[")[1].split("]")[0]
+    except (OSError, IndexError):
+        return None
+
+
+def test_the_cache_grows_on_4kb_pages():
+    """The cache is backed while text is encoded, and a VM's host may back
+    a fresh 2 MB page ten times more slowly than 4 KB ones
+    (kPieceCacheHugePages): a cache that grows to tens of MB adds nothing
+    on transparent huge pages. Checked where THP is "madvise", the mode in
+    which only memory asked for gets them."""
+    if _thp_mode() != "madvise":
+        pytest.skip(f"transparent huge pages are {_thp_mode()!r} here; the check needs 'madvise'")
+    path = corpus.file_path("tokenizers", "llama3", "tokenizer.json")
+    run = _child(_PAGES_CHILD.format(repo=str(REPO), path=str(path), mb=12), {"MTOK_CACHE_MB": "64"})
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert got["bytes"] > 16 << 20, got  # the cache did grow
+    assert got["huge_growth_kb"] == 0, got

@@ -75,6 +75,9 @@ bool HugePageRegion::Allocate(size_t size, bool huge) {
 #endif
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return false;
+#ifdef MADV_NOHUGEPAGE
+  if (!huge) madvise(p, size, MADV_NOHUGEPAGE);  // advice only: a failure leaves the kernel's default
+#endif
   map_ = p;
   map_size_ = size;
   data_ = static_cast<uint8_t*>(p);
