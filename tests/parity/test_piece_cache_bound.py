@@ -154,17 +154,17 @@ def test_memory_stays_within_the_bound_for_unique_words():
 # place, and reports how much of the process's memory on transparent 2 MB
 # pages that added, with the cache's size.
 _PAGES_CHILD = r"""
-import json, sys, time
+import json, sys
 sys.path.insert(0, {repo!r})
 import mtok
 from bench.memory import CHUNK, random_words
+from corpus import settled_debug_info
 def anon_huge_kb():
     with open("/proc/self/smaps") as f:
         return sum(int(line.split()[1]) for line in f if line.startswith("AnonHugePages:"))
 tok = mtok.Tokenizer.from_file({path!r})
 tok.encode(random_words(999, 4096))
-while tok.debug_info().get("bpe_short_tokens", "").startswith("being built"):
-    time.sleep(0.01)
+settled_debug_info(tok)
 before = anon_huge_kb()
 for k in range({mb}):
     tok.encode(random_words(k, CHUNK))

@@ -30,10 +30,10 @@ class HugePageRegion {
   ~HugePageRegion();
 
   // Allocates `size` bytes (zeroed). False when even ordinary pages fail.
-  // With `huge` false, ordinary pages only (madvise(MADV_NOHUGEPAGE), so
-  // also where the kernel's THP mode is "always"): each is backed when
-  // first written, where a 2 MB page is cleared (and resident) whole at
-  // its first.
+  // With `huge` false (or MTOK_HUGE_PAGES=0), ordinary pages only
+  // (madvise(MADV_NOHUGEPAGE), so also where the kernel's THP mode is
+  // "always"): each is backed when first written, where a 2 MB page is
+  // cleared (and resident) whole at its first.
   bool Allocate(size_t size, bool huge = true);
   // Unmaps the region (then Allocate may be called again).
   void Release();

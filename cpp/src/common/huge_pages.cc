@@ -44,10 +44,10 @@ const char* HugePageRegion::KindName(Kind k) {
 bool HugePageRegion::Allocate(size_t size, bool huge) {
   if (size == 0 || map_ != nullptr) return false;
   const size_t rounded = RoundUp(size, kHuge);
-#ifdef MAP_HUGETLB
   // MTOK_HUGE_PAGES=0 turns huge pages off (for comparisons).
   const char* env = std::getenv("MTOK_HUGE_PAGES");
   const bool allowed = huge && (env == nullptr || env[0] != '0');
+#ifdef MAP_HUGETLB
   if (allowed) {
     void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -76,7 +76,7 @@ bool HugePageRegion::Allocate(size_t size, bool huge) {
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return false;
 #ifdef MADV_NOHUGEPAGE
-  if (!huge) madvise(p, size, MADV_NOHUGEPAGE);  // advice only: a failure leaves the kernel's default
+  if (!allowed) madvise(p, size, MADV_NOHUGEPAGE);  // advice only: a failure leaves the kernel's default
 #endif
   map_ = p;
   map_size_ = size;

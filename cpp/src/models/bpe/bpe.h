@@ -80,8 +80,8 @@ struct BpeTables {
   // pages for the tables below to use (null: they point into the file, or
   // own what they built).
   std::unique_ptr<HugePageRegion> hot;
-  // Those sections are read in place, on the file's pages: there were no
-  // 2 MB pages for a copy.
+  // Those sections are read in place, on the file's pages: no copy on
+  // 2 MB pages could be made.
   bool in_place = false;
   PairIndex pairs;  // unused in rank_merges mode
   PairFilter pair_filter;  // byte-level models: pairs that cannot merge (may be empty)
