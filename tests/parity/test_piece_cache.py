@@ -143,6 +143,37 @@ def test_eviction_and_ring_wrap(o200k, small_bound):
     assert len(flood) > 4 * SHORT_SLOTS
 
 
+def test_full_sets_keep_most_keys_met_in_turn_and_let_old_ones_go(small_bound):
+    """A full set of ways alternates between dropping its oldest key and
+    giving up a way picked in turn (WayForNew). Text with more distinct
+    short or long pre-tokens than the small bound's tables hold, met again
+    in the same order, still hits most of them (dropping the oldest alone
+    missed every key of a set that more keys share than it has ways); and
+    a new text that follows takes the room of the old text's keys (a way
+    picked in turn alone let the new keys evict each other). Ids stay the
+    reference's throughout."""
+    ref, ours = corpus.hf_pair("llama3")
+    encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
+    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
+    rng = random.Random(5)
+
+    def words(n, lo, hi):
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        return " ".join("".join(rng.choice(letters) for _ in range(rng.randint(lo, hi))) for _ in range(n))
+
+    # (words, letters each, least hit rate of a third pass): short keys past
+    # the 2^13 short slots, then fewer after them; the same for long keys
+    # (2^11 long slots at this bound).
+    for n, lo, hi, least in ((6000, 5, 9, 0.75), (3000, 5, 9, 0.955), (1500, 20, 40, 0.75), (600, 20, 40, 0.96)):
+        text = words(n, lo, hi)
+        want = ref.encode(text, add_special_tokens=False).ids
+        assert encode(text) == want and encode(text) == want
+        hits, misses = stats()
+        assert encode(text) == want
+        hits, misses = stats()[0] - hits, stats()[1] - misses
+        assert hits / (hits + misses) >= least, f"{n} words of {lo}-{hi} letters: {hits} hits, {misses} misses"
+
+
 def huge_texts():
     """Pre-tokens over the 48-byte slot limit, up to and past the 4096-byte
     cache limit: CJK runs, letters, white space and punctuation."""

@@ -378,8 +378,7 @@ bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** ways, std::vector
 }
 
 void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  ShiftWays(ways, kSetWays);
-  HugeSlot* s = ways;
+  HugeSlot* s = WayForNew(ways, kSetWays, &turn_);
   s->key_len = 0;  // empty until filled
   const uint64_t at = key_bytes_.Put(piece.data(), piece.size());
   if (at == PieceRing<char>::kNone) return;
@@ -401,8 +400,7 @@ bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector
 }
 
 void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  ShiftWays(ways, kSetWays);
-  LongSlot* s = ways;
+  LongSlot* s = WayForNew(ways, kSetWays, &turn_);
   s->key_len = 0;  // empty until filled
   uint64_t w[kMaxKey / 8];
   LongKey(piece, w);

@@ -242,12 +242,19 @@ class PieceCache {
   static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
 
-  // Half a cache line: the key words and a single id live in the slot, so
-  // a hit reads nothing else. An empty slot has key_len 0.
+  // A cached key's ids: up to kInlineIds of them in the slot itself (a
+  // pre-token of two or three ids, one in six of a multilingual text's,
+  // then costs no second random read), else their position in the id ring.
+  static constexpr size_t kInlineIds = 3;
+  struct SlotIds {
+    uint32_t word[kInlineIds];  // the ids, or the ring position's low and high words
+    uint64_t RingPos() const { return word[0] | uint64_t{word[1]} << 32; }
+  };
+  // Half a cache line: the key words and up to three ids live in the
+  // slot, so a hit reads nothing else. An empty slot has key_len 0.
   struct alignas(32) ShortSlot {
     uint64_t w0, w1;
-    uint64_t ids_off;  // in the id ring when ids_len > 1
-    uint32_t first_id;
+    SlotIds ids;
     uint16_t ids_len;
     uint8_t key_len;
   };
@@ -260,16 +267,16 @@ class PieceCache {
   };
   struct alignas(64) LongSlot {
     uint64_t w[kMaxKey / 8];
-    uint64_t ids_off;
-    uint32_t first_id;
+    SlotIds ids;
     uint16_t ids_len;
     uint8_t key_len;
   };
   // The key's bytes are in the byte ring; empty when key_len is 0.
   struct HugeSlot {
     uint64_t hash;
-    uint64_t key_off, ids_off;
-    uint32_t key_len, first_id;
+    uint64_t key_off;
+    uint32_t key_len;
+    SlotIds ids;
     uint16_t ids_len;
   };
 
@@ -321,11 +328,17 @@ class PieceCache {
   // the ring (the slot is stale).
   template <typename Slot>
   bool Emit(const Slot& s, std::vector<uint32_t>* ids) {
-    if (s.ids_len == 1) {
-      ids->push_back(s.first_id);  // most pre-tokens: one id, in the slot
+    const size_t n = s.ids_len;
+    if (n == 1) {
+      ids->push_back(s.ids.word[0]);  // most pre-tokens: one id
+    } else if (n <= kInlineIds) {
+      static_assert(kInlineIds == 3, "two or three ids are pushed here");
+      ids->push_back(s.ids.word[0]);
+      ids->push_back(s.ids.word[1]);
+      if (n == 3) ids->push_back(s.ids.word[2]);
     } else {
-      if (!ids_.Live(s.ids_off)) return false;
-      AppendIds(ids, ids_.At(s.ids_off), s.ids_len);
+      if (!ids_.Live(s.ids.RingPos())) return false;
+      AppendIds(ids, ids_.At(s.ids.RingPos()), n);
     }
     ++hits_;
     return true;
@@ -360,11 +373,13 @@ class PieceCache {
   uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the set or slot
   size_t cached_short_ = 0, cached_long_ = 0, cached_huge_ = 0;  // since the tables last grew
   uint64_t hits_ = 0, misses_ = 0, moves_ = 0;
+  uint32_t turn_ = 0;  // which way of a full set a new key takes (WayForNew)
   PieceRing<char> key_bytes_;  // keys of the huge slots
   PieceRing<uint32_t> ids_;    // id lists longer than one
 };
 
 static_assert(sizeof(PieceCache::ShortSet) == 128, "four short slots in two cache lines");
+static_assert(sizeof(PieceCache::ShortSlot) == 32, "a short slot is half a cache line");
 static_assert(sizeof(PieceCache::LongSlot) == 64, "a long slot is one cache line");
 
 inline bool PieceCache::Append(const ShortKey& k, std::vector<uint32_t>* ids) {
@@ -377,13 +392,15 @@ inline bool PieceCache::Append(const ShortKey& k, std::vector<uint32_t>* ids) {
 template <typename Slot>
 bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count) {
   if (count == 0 || count > UINT16_MAX) return false;
-  if (count > 1) {
+  if (count <= kInlineIds) {
+    std::memcpy(s->ids.word, ids, count * sizeof(uint32_t));
+  } else {
     const uint64_t at = ids_.Put(ids, count);
     if (at == PieceRing<uint32_t>::kNone) return false;
-    s->ids_off = at;
+    s->ids.word[0] = static_cast<uint32_t>(at);
+    s->ids.word[1] = static_cast<uint32_t>(at >> 32);
   }
   s->key_len = static_cast<decltype(s->key_len)>(key_len);
-  s->first_id = ids[0];
   s->ids_len = static_cast<uint16_t>(count);
   return true;
 }
@@ -396,9 +413,26 @@ template <typename Slot>
   for (size_t i = n - 1; i > 0; --i) ways[i] = ways[i - 1];
 }
 
+// The slot a new key takes in its set of n ways (a power of two). While
+// the set has an empty way the others move down and the key goes first:
+// it is likely met again soon. A full set does that every other time
+// (so keys of text no longer seen age out), and otherwise gives up a way
+// picked in turn, in place: moving down alone dropped the oldest key, so
+// five keys met in turn in a set of four each missed every time (a warm
+// pass over the mixed corpus text re-merged 2,300 long pre-tokens so; a
+// way picked in turn alone let new keys evict each other while the old
+// text's keys stayed).
+template <typename Slot>
+[[gnu::always_inline]] inline Slot* WayForNew(Slot* ways, size_t n, uint32_t* turn) {
+  if (ways[n - 1].key_len == 0 || ((*turn)++ & 1)) {
+    ShiftWays(ways, n);
+    return ways;
+  }
+  return ways + ((*turn >> 1) & (n - 1));
+}
+
 inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count) {
-  ShortSlot* s = &SetOf(k)->way[0];
-  ShiftWays(s, size_t{1} << kWayBits);
+  ShortSlot* s = WayForNew(&SetOf(k)->way[0], size_t{1} << kWayBits, &turn_);
   s->key_len = 0;  // empty until filled
   if (!Store(s, k.len, ids, count)) return;
   s->w0 = k.w0;
