@@ -12,6 +12,12 @@
 #include <cstdint>
 #include <iterator>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "common/utf8.h"
+
 namespace mtok::unicode {
 namespace {
 
@@ -246,6 +252,64 @@ void normalize(NormForm form, std::u32string_view in, std::u32string* out,
 }
 
 bool is_nfc_safe(char32_t cp) { return cp < 0x80 || (props(cp) & kSafeNFC); }
+
+namespace {
+
+// is_nfc_safe for every BMP code point, a bit each.
+struct NfcSafeBmp {
+  uint64_t bits[0x10000 / 64] = {};
+  NfcSafeBmp() {
+    for (char32_t cp = 0; cp < 0x10000; ++cp) {
+      if (is_nfc_safe(cp)) bits[cp >> 6] |= uint64_t{1} << (cp & 63);
+    }
+  }
+  bool Has(char32_t cp) const { return (bits[cp >> 6] >> (cp & 63)) & 1; }
+};
+
+// The end of the run of ASCII bytes at p[i] (i < n), 16 bytes at a time.
+size_t AsciiEnd(const unsigned char* p, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; n - i >= 16; i += 16) {
+    const int high = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
+    if (high != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(high)));
+  }
+#endif
+  while (i < n && p[i] < 0x80) ++i;
+  return i;
+}
+
+}  // namespace
+
+size_t first_nfc_unsafe(std::string_view utf8, size_t from) {
+  static const NfcSafeBmp safe;
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const size_t n = utf8.size();
+  size_t i = from;
+  while (i < n) {
+    const unsigned b = p[i];
+    if (b < 0x80) {
+      i = AsciiEnd(p, i, n);
+      continue;
+    }
+    // Two- and three-byte sequences (the BMP) from the bitmap, their
+    // continuation bytes checked; anything else as utf8::decode reads it.
+    if ((b & 0xF0) == 0xE0 && n - i >= 3 && (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80) {
+      if (!safe.Has((b & 0x0Fu) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu))) return i;
+      i += 3;
+      continue;
+    }
+    if ((b & 0xE0) == 0xC0 && b >= 0xC2 && n - i >= 2 && (p[i + 1] & 0xC0) == 0x80) {
+      if (!safe.Has((b & 0x1Fu) << 6 | (p[i + 1] & 0x3Fu))) return i;
+      i += 2;
+      continue;
+    }
+    int len;
+    const char32_t cp = utf8::decode(utf8, i, &len);
+    if (!is_nfc_safe(cp)) return i;
+    i += static_cast<size_t>(len);
+  }
+  return n;
+}
 
 void decompose_canonical(char32_t cp, std::u32string* out) {
   uint32_t s = cp - kSBase;

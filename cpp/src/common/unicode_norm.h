@@ -25,7 +25,15 @@ uint8_t combining_class(char32_t cp);
 
 // Whether cp has combining class 0 and NFC_Quick_Check Yes: NFC changes
 // nothing across it, so a text made of such code points is its own NFC.
+// It also never composes with what comes before it: NFC of a text is NFC
+// of the part before such a code point followed by NFC of the rest.
 bool is_nfc_safe(char32_t cp);
+
+// The byte offset in `utf8` of the first code point from `from` (a code
+// point's start) that is not is_nfc_safe, or utf8.size(). ASCII is skipped
+// 16 bytes at a time, the BMP read from a bitmap (8 KB, made on first
+// use); most text of any script is scanned without a call per character.
+size_t first_nfc_unsafe(std::string_view utf8, size_t from);
 
 // Full lowercase mapping (UnicodeData + unconditional SpecialCasing), as
 // Rust's char::to_lowercase gives it. Appends to *out.

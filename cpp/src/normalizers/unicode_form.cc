@@ -16,24 +16,12 @@ class UnicodeFormNormalizer : public Normalizer {
  public:
   explicit UnicodeFormNormalizer(unicode::NormForm form) : form_(form) {}
   void Normalize(Piece* p) const override {
-    if (Unchanged(p->text)) return;
     if (p->align.empty()) {
       // No alignment to keep (the ids path): no source map to build and sort.
-      std::u32string in, out;
-      in.reserve(p->text.size());
-      for (size_t i = 0; i < p->text.size();) {
-        int len;
-        in.push_back(utf8::decode(p->text, i, &len));
-        i += len;
-      }
-      unicode::normalize(form_, in, &out, nullptr);
-      if (out == in) return;
-      std::string text;
-      text.reserve(p->text.size() + 8);
-      for (char32_t cp : out) utf8::append(text, cp);
-      p->text.swap(text);
+      NormalizeText(&p->text);
       return;
     }
+    if (Unchanged(p->text)) return;
     DecodedText in = DecodePiece(*p);
     std::u32string out;
     std::vector<uint32_t> src;
@@ -48,36 +36,61 @@ class UnicodeFormNormalizer : public Normalizer {
 
  private:
   // True when the form cannot change `text`: ASCII is invariant under every
-  // form, and NFC leaves alone any text whose code points all have
-  // combining class 0 and NFC_Quick_Check Yes (the normalizer copies runs
-  // of them as they are).
+  // form, and NFC leaves alone any text whose code points are all
+  // is_nfc_safe (the normalizer copies runs of them as they are).
   bool Unchanged(std::string_view text) const {
+    if (form_ == unicode::NormForm::NFC) return unicode::first_nfc_unsafe(text, 0) == text.size();
     size_t i = 0;
     for (uint64_t w; i + 8 <= text.size(); i += 8) {  // ASCII, a word at a time
       std::memcpy(&w, text.data() + i, 8);
       if (w & 0x8080808080808080ULL) break;
     }
     while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
-    if (i == text.size()) return true;
-    if (form_ != unicode::NormForm::NFC) return false;
-    for (; i < text.size();) {
-      const auto b = static_cast<unsigned char>(text[i]);
-      if (b < 0x80) {
-        ++i;
-        continue;
+    return i == text.size();
+  }
+
+  // The form of `text` (UTF-8) in place. NFC goes through the code points
+  // around each one that is not is_nfc_safe, from the safe one before it
+  // to the next safe one, and copies the rest as it is: a segment of mixed
+  // text with one combining mark is no longer decoded whole.
+  void NormalizeText(std::string* text) const {
+    const std::string_view t = *text;
+    const bool nfc = form_ == unicode::NormForm::NFC;
+    size_t unsafe = nfc ? unicode::first_nfc_unsafe(t, 0) : (Unchanged(t) ? t.size() : 0);
+    if (unsafe == t.size()) return;
+    std::string out;
+    std::u32string in, normal;
+    size_t copied = 0;
+    while (unsafe < t.size()) {
+      // From the code point before (safe, or the text's start) to the
+      // next safe one after.
+      size_t from = unsafe;
+      if (nfc && from > copied) {
+        do --from;
+        while (from > copied && (static_cast<unsigned char>(t[from]) & 0xC0) == 0x80);
       }
-      // U+0080..U+02FF (two bytes, lead below 0xCC) are all safe: skipped
-      // without decoding.
-      if (b >= 0xC2 && b < 0xCC && i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80) {
-        i += 2;
-        continue;
+      if (!nfc) from = 0;
+      size_t to = t.size();
+      in.clear();
+      for (size_t i = from; i < t.size();) {
+        int len;
+        const char32_t cp = utf8::decode(t, i, &len);
+        if (nfc && i > unsafe && unicode::is_nfc_safe(cp)) {
+          to = i;
+          break;
+        }
+        in.push_back(cp);
+        i += static_cast<size_t>(len);
       }
-      int len;
-      const char32_t cp = utf8::decode(text, i, &len);
-      i += len;
-      if (!unicode::is_nfc_safe(cp)) return false;
+      unicode::normalize(form_, in, &normal, nullptr);
+      if (out.empty()) out.reserve(t.size() + 8);
+      out.append(t.substr(copied, from - copied));
+      for (char32_t cp : normal) utf8::append(out, cp);
+      copied = to;
+      unsafe = nfc ? unicode::first_nfc_unsafe(t, to) : t.size();
     }
-    return true;
+    out.append(t.substr(copied));
+    if (out != t) text->swap(out);
   }
 
   unicode::NormForm form_;
