@@ -55,42 +55,46 @@ class UnicodeFormNormalizer : public Normalizer {
   // text with one combining mark is no longer decoded whole.
   void NormalizeText(std::string* text) const {
     const std::string_view t = *text;
-    const bool nfc = form_ == unicode::NormForm::NFC;
-    size_t unsafe = nfc ? unicode::first_nfc_unsafe(t, 0) : (Unchanged(t) ? t.size() : 0);
-    if (unsafe == t.size()) return;
     std::string out;
-    std::u32string in, normal;
-    size_t copied = 0;
-    while (unsafe < t.size()) {
-      // From the code point before (safe, or the text's start) to the
-      // next safe one after.
-      size_t from = unsafe;
-      if (nfc && from > copied) {
-        do --from;
-        while (from > copied && (static_cast<unsigned char>(t[from]) & 0xC0) == 0x80);
-      }
-      if (!nfc) from = 0;
-      size_t to = t.size();
-      in.clear();
-      for (size_t i = from; i < t.size();) {
-        int len;
-        const char32_t cp = utf8::decode(t, i, &len);
-        if (nfc && i > unsafe && unicode::is_nfc_safe(cp)) {
-          to = i;
-          break;
+    if (form_ != unicode::NormForm::NFC) {
+      if (Unchanged(t)) return;
+      AppendForm(t, &out);
+    } else {
+      size_t copied = 0;
+      for (size_t unsafe = unicode::first_nfc_unsafe(t, 0); unsafe < t.size();) {
+        size_t from = unsafe;  // back to the code point before (safe), unless copied up to here
+        if (from > copied) {
+          do --from;
+          while (from > copied && (static_cast<unsigned char>(t[from]) & 0xC0) == 0x80);
         }
-        in.push_back(cp);
-        i += static_cast<size_t>(len);
+        int len;
+        utf8::decode(t, unsafe, &len);
+        size_t to = unsafe + static_cast<size_t>(len);
+        // On to the next safe code point.
+        while (to < t.size() && !unicode::is_nfc_safe(utf8::decode(t, to, &len))) to += static_cast<size_t>(len);
+        if (out.empty()) out.reserve(t.size() + 8);
+        out.append(t.substr(copied, from - copied));
+        AppendForm(t.substr(from, to - from), &out);
+        copied = to;
+        unsafe = unicode::first_nfc_unsafe(t, to);
       }
-      unicode::normalize(form_, in, &normal, nullptr);
-      if (out.empty()) out.reserve(t.size() + 8);
-      out.append(t.substr(copied, from - copied));
-      for (char32_t cp : normal) utf8::append(out, cp);
-      copied = to;
-      unsafe = nfc ? unicode::first_nfc_unsafe(t, to) : t.size();
+      if (copied == 0) return;
+      out.append(t.substr(copied));
     }
-    out.append(t.substr(copied));
     if (out != t) text->swap(out);
+  }
+
+  // Appends the form of `part` (UTF-8) to *out.
+  void AppendForm(std::string_view part, std::string* out) const {
+    std::u32string in, normal;
+    in.reserve(part.size());
+    for (size_t i = 0; i < part.size();) {
+      int len;
+      in.push_back(utf8::decode(part, i, &len));
+      i += static_cast<size_t>(len);
+    }
+    unicode::normalize(form_, in, &normal, nullptr);
+    for (char32_t cp : normal) utf8::append(*out, cp);
   }
 
   unicode::NormForm form_;
