@@ -41,6 +41,13 @@ def texts():
         for before in SAFE:
             for after in SAFE:
                 out += [before + u + after, before + u + u + after, before + u + "z" + u + after]
+    # An unsafe code point at every offset of clean text of each width (the
+    # scan skips ASCII 16 bytes at a time).
+    for clean in ("abcdefgh", "日本語中文", "Привет", "aé日Я🙂"):
+        run = clean * 40
+        for k in range(0, 80):
+            for u in ("e\u0301", "\u0301", "\uac00\u11a8", "\uf900"):
+                out.append(run[:k] + u + run[:70])
     rng = random.Random(3)
     clean = "The quick brown fox 日本語のテキスト Привет мир 한국어 문장 " * 40
     for _ in range(300):

@@ -60,6 +60,30 @@ def test_corpus(name):
         assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect), fname
 
 
+# Long letter runs of each script, broken by a non-letter whose lead byte
+# is a letter's (U+4DC0 shares E4 with CJK letters, U+00D7 shares C3 with
+# Latin ones) or by anything else, at every offset.
+LONG_RUNS = ["日本語中文字词汉", "Привет", "한국어문장", "aé日Яbc", "ĀāĂăĄą", "Sprachebene"]
+BREAKS = ["\u4dc0", "\u00d7", "、", "1", " ", "\u0301", "!", "\n", "👍"]
+
+
+@pytest.mark.parametrize("name", ["llama3", "qwen", "cl100k", "o200k"])
+def test_long_letter_runs_broken_at_every_offset(name):
+    pattern, rust = PATTERNS[name]
+    dialect = "rust" if rust else "oniguruma"
+    texts = []
+    for run in LONG_RUNS:
+        long = run * 30
+        for k in range(0, 110):
+            for b in BREAKS:
+                texts.append(long[:k] + b + long[:70])
+                texts.append(" " + long[:k] + b)
+    joined = "\x00".join(texts)
+    if spans(pattern, rust, joined) != T.regex_find_all(pattern, joined, dialect):
+        for text in texts:
+            assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect), repr(text)
+
+
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(list("aA'sStTlLdD \t\r\n/.,1²ſ\u0301\u00a0\u3000ǅʰ日é👍")) | st.characters(blacklist_categories=("Cs",)),
