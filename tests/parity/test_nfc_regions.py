@@ -32,7 +32,7 @@ UNSAFE = [
     "\u0344",  # a mark that decomposes into two
 ]
 # Safe text of every UTF-8 width around them.
-SAFE = ["", "a", "word ", "日本語", "Привет", "한국어", "é", "🙂", "  \n", "x\u0300y"[:1]]
+SAFE = ["", "a", "word ", "日本語", "Привет", "한국어", "é", "🙂", "  \n"]
 
 
 def texts():

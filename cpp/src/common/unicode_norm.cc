@@ -12,10 +12,6 @@
 #include <cstdint>
 #include <iterator>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "common/utf8.h"
 
 namespace mtok::unicode {
@@ -266,18 +262,6 @@ struct NfcSafeBmp {
   bool Has(char32_t cp) const { return (bits[cp >> 6] >> (cp & 63)) & 1; }
 };
 
-// The end of the run of ASCII bytes at p[i] (i < n), 16 bytes at a time.
-size_t AsciiEnd(const unsigned char* p, size_t i, size_t n) {
-#if defined(__SSE2__)
-  for (; n - i >= 16; i += 16) {
-    const int high = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
-    if (high != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(high)));
-  }
-#endif
-  while (i < n && p[i] < 0x80) ++i;
-  return i;
-}
-
 }  // namespace
 
 size_t first_nfc_unsafe(std::string_view utf8, size_t from) {
@@ -288,7 +272,7 @@ size_t first_nfc_unsafe(std::string_view utf8, size_t from) {
   while (i < n) {
     const unsigned b = p[i];
     if (b < 0x80) {
-      i = AsciiEnd(p, i, n);
+      i = utf8::ascii_end(utf8, i);
       continue;
     }
     // Two- and three-byte sequences (the BMP) from the bitmap, their

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "common/unicode_norm.h"
@@ -40,13 +39,7 @@ class UnicodeFormNormalizer : public Normalizer {
   // is_nfc_safe (the normalizer copies runs of them as they are).
   bool Unchanged(std::string_view text) const {
     if (form_ == unicode::NormForm::NFC) return unicode::first_nfc_unsafe(text, 0) == text.size();
-    size_t i = 0;
-    for (uint64_t w; i + 8 <= text.size(); i += 8) {  // ASCII, a word at a time
-      std::memcpy(&w, text.data() + i, 8);
-      if (w & 0x8080808080808080ULL) break;
-    }
-    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
-    return i == text.size();
+    return utf8::ascii_end(text, 0) == text.size();
   }
 
   // The form of `text` (UTF-8) in place. NFC goes through the code points
