@@ -103,6 +103,7 @@ PieceCache& PieceCache::ForThread(uint64_t owner) {
   PieceCache& c = ForOwner<PieceCache>(owner);
   const size_t bound = Bound();
   if (c.bound_ != bound) c.Reset(bound);
+  c.split_part_ = in_split_part_;
   return c;
 }
 
@@ -145,6 +146,9 @@ void PieceCache::Reset(size_t bound) {
   max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), kSetBits + 1) : kSetBits + 1;
   cached_short_ = cached_long_ = cached_huge_ = 0;
   hits_ = misses_ = 0;
+  new_keys_ = remisses_ = 0;
+  std::vector<uint64_t>().swap(ghost_);
+  ghost_keys_ = 0;
   ahead_.Wait();
   prepared_ = false;
   in_spans_ = false;
@@ -298,8 +302,30 @@ void PieceCache::PrepareGrow() {
   prepared_ = true;
 }
 
+thread_local bool PieceCache::in_split_part_ = false;
+
+void PieceCache::Dropped(uint64_t hash) {
+  if (!split_part_ || !can_grow_) return;
+  const size_t bits = ghost_.size() * 64;
+  if (bits == 0 || ghost_keys_ >= bits / 64) {
+    if (bits == 0) {
+      const size_t want = PowerOfTwoFloor((short_slots_ + long_slots_ + huge_slots_) * kGhostBitsPerSlot);
+      ghost_shift_ = 64 - static_cast<uint64_t>(__builtin_ctzll(want));
+      ghost_.assign(want / 64, 0);
+    } else {
+      std::fill(ghost_.begin(), ghost_.end(), 0);
+    }
+    ghost_keys_ = 0;
+  }
+  ++ghost_keys_;
+  const uint64_t bit = GhostBit(hash);
+  ghost_[bit / 64] |= uint64_t{1} << (bit % 64);
+}
+
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
+  new_keys_ = remisses_ = 0;
+  std::vector<uint64_t>().swap(ghost_);  // made again for the new sizes
   if (!prepared_ && !ReserveSpans()) {
     can_grow_ = false;  // no memory: stay this size
     return;
@@ -333,7 +359,7 @@ void PieceCache::Grow() {
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
-  const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used();
+  const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used() + ghost_.size() * sizeof(uint64_t);  // (and the ghost)
   // Prepared: the spans' part the next tables add (before the first
   // growth, all of them; first_ goes at that growth).
   const size_t next = prepared_ ? TableBytes(GrownBits()) - (in_spans_ ? table_bytes_ : 0) : 0;
@@ -378,12 +404,14 @@ bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** ways, std::vector
 }
 
 void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  HugeSlot* s = WayForNew(ways, kSetWays, &turn_);
+  const uint64_t hash = HashBytes(piece.data(), piece.size());
+  NewKey(hash);
+  HugeSlot* s = WayForNew(ways, kSetWays, &turn_, [this](const HugeSlot& gone) { Dropped(gone.hash); });
   s->key_len = 0;  // empty until filled
   const uint64_t at = key_bytes_.Put(piece.data(), piece.size());
   if (at == PieceRing<char>::kNone) return;
   if (!Store(s, piece.size(), ids, count)) return;
-  s->hash = HashBytes(piece.data(), piece.size());
+  s->hash = hash;
   s->key_off = at;
   Counted(&cached_huge_, huge_slots_);
 }
@@ -400,10 +428,10 @@ bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector
 }
 
 void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
-  LongSlot* s = WayForNew(ways, kSetWays, &turn_);
-  s->key_len = 0;  // empty until filled
   uint64_t w[kMaxKey / 8];
-  LongKey(piece, w);
+  NewKey(LongKey(piece, w));
+  LongSlot* s = WayForNew(ways, kSetWays, &turn_, [this](const LongSlot& gone) { Dropped(LongHash(gone.w, gone.key_len)); });
+  s->key_len = 0;  // empty until filled
   if (!Store(s, piece.size(), ids, count)) return;
   std::memcpy(s->w, w, sizeof(w));
   Counted(&cached_long_, long_slots_);

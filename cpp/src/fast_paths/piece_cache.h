@@ -216,6 +216,20 @@ class PieceCache {
   }
 
   bool enabled() const { return bound_ != 0; }
+
+  // While alive, the calling thread encodes one part of a split encode
+  // (split_encode.h): the caches it takes (ForThread) grow as GrowthPays
+  // says.
+  class SplitPart {
+   public:
+    SplitPart() : was_(in_split_part_) { in_split_part_ = true; }
+    ~SplitPart() { in_split_part_ = was_; }
+    SplitPart(const SplitPart&) = delete;
+    SplitPart& operator=(const SplitPart&) = delete;
+
+   private:
+    bool was_;
+  };
   void CountMiss() { ++misses_; }
 
   // This thread's cache for `owner` (a NewOwnerSerial() of the route),
@@ -322,8 +336,35 @@ class PieceCache {
     ++*count;
     if (!can_grow_) return;
     if (*count == slots / 16) PrepareGrow();
-    if (*count >= slots / 2 && (!prepared_ || ahead_.Done())) Grow();
+    if (*count >= slots / 2 && (!prepared_ || ahead_.Done()) && GrowthPays()) Grow();
   }
+  // In a split encode every CPU encodes, so a growth (backing up to tens
+  // of MB, then a rehash) holds up its thread with no other to take up
+  // the work, and each thread's cache grows for the same text: there the
+  // tables grow only once the cache gives up keys that come back, one
+  // pre-token cached in kRemissShare since the last growth. (Splits of
+  // three 1 MB documents of new mixed text give one in 160 down to one in
+  // 40, and keep the tables they start with; documents encoded again after
+  // more than the caches hold, about one in 15.)
+  bool GrowthPays() const { return !split_part_ || remisses_ * kRemissShare >= new_keys_; }
+  static constexpr uint64_t kRemissShare = 32;
+  // In split parts: a key about to be cached (`hash`: its table hash),
+  // and one a full set gave up. The keys given up lately are bits of
+  // ghost_ (kGhostBitsPerSlot a slot, made at the first drop after a
+  // growth, while the tables can grow), so a key cached again after it
+  // was given up counts as a remiss. ghost_ is cleared once a 64th of its
+  // bits are set: a new key then reads as a remiss less than once in 60.
+  void NewKey(uint64_t hash) {
+    if (!split_part_) return;
+    ++new_keys_;
+    if (ghost_.empty()) return;
+    const uint64_t bit = GhostBit(hash);
+    remisses_ += ghost_[bit / 64] >> (bit % 64) & 1;
+  }
+  void Dropped(uint64_t hash);
+  uint64_t GhostBit(uint64_t hash) const { return ((hash ^ hash >> 31) * 0xBF58476D1CE4E5B9ULL) >> ghost_shift_; }
+  static constexpr size_t kGhostBitsPerSlot = 32;
+  static thread_local bool in_split_part_;  // set by SplitPart, read by ForThread
   // Appends the ids a filled slot holds; false when they are gone from
   // the ring (the slot is stale).
   template <typename Slot>
@@ -374,6 +415,11 @@ class PieceCache {
   size_t cached_short_ = 0, cached_long_ = 0, cached_huge_ = 0;  // since the tables last grew
   uint64_t hits_ = 0, misses_ = 0, moves_ = 0;
   uint32_t turn_ = 0;  // which way of a full set a new key takes (WayForNew)
+  bool split_part_ = false;       // in_split_part_ when ForThread last gave this cache
+  std::vector<uint64_t> ghost_;  // see NewKey
+  uint64_t ghost_shift_ = 0;     // 64 - log2 of ghost_'s bits
+  size_t ghost_keys_ = 0;        // drops since ghost_ was cleared
+  uint64_t new_keys_ = 0, remisses_ = 0;  // in split parts, since the tables last grew
   PieceRing<char> key_bytes_;  // keys of the huge slots
   PieceRing<uint32_t> ids_;    // id lists longer than one
 };
@@ -422,17 +468,27 @@ template <typename Slot>
 // pass over the mixed corpus text re-merged 2,300 long pre-tokens so; a
 // way picked in turn alone let new keys evict each other while the old
 // text's keys stayed).
-template <typename Slot>
-[[gnu::always_inline]] inline Slot* WayForNew(Slot* ways, size_t n, uint32_t* turn) {
-  if (ways[n - 1].key_len == 0 || ((*turn)++ & 1)) {
+// `dropped(slot)` is told of the key a full set gives up.
+template <typename Slot, typename Dropped>
+[[gnu::always_inline]] inline Slot* WayForNew(Slot* ways, size_t n, uint32_t* turn, Dropped dropped) {
+  if (ways[n - 1].key_len == 0) {
     ShiftWays(ways, n);
     return ways;
   }
-  return ways + ((*turn >> 1) & (n - 1));
+  if ((*turn)++ & 1) {
+    dropped(ways[n - 1]);
+    ShiftWays(ways, n);
+    return ways;
+  }
+  Slot* way = ways + ((*turn >> 1) & (n - 1));
+  if (way->key_len != 0) dropped(*way);  // (a failed Store leaves a way empty)
+  return way;
 }
 
 inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count) {
-  ShortSlot* s = WayForNew(&SetOf(k)->way[0], size_t{1} << kWayBits, &turn_);
+  NewKey(k.hash);
+  ShortSlot* s = WayForNew(&SetOf(k)->way[0], size_t{1} << kWayBits, &turn_,
+                           [this](const ShortSlot& gone) { Dropped(ShortHash(gone.w0, gone.w1, gone.key_len)); });
   s->key_len = 0;  // empty until filled
   if (!Store(s, k.len, ids, count)) return;
   s->w0 = k.w0;

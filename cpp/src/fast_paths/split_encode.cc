@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "common/thread_pool.h"
+#include "fast_paths/piece_cache.h"
 #include "mtok/memory.h"
 
 namespace mtok {
@@ -64,6 +65,7 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
   std::vector<std::exception_ptr> errors(parts);
   ThreadPool::Shared().ParallelFor(parts, threads, [&](size_t i) {
     try {
+      const PieceCache::SplitPart part;
       route.Encode(s.substr(cuts[i], cuts[i + 1] - cuts[i]), at_input_start && i == 0, &out[i]);
     } catch (...) {
       errors[i] = std::current_exception();  // ParallelFor's fn must not throw
