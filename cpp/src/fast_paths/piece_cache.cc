@@ -307,14 +307,17 @@ thread_local bool PieceCache::in_split_part_ = false;
 void PieceCache::Dropped(uint64_t hash) {
   if (!split_part_ || !can_grow_) return;
   const size_t bits = ghost_.size() * 64;
-  if (bits == 0 || ghost_keys_ >= bits / 64) {
-    if (bits == 0) {
-      const size_t want = PowerOfTwoFloor((short_slots_ + long_slots_ + huge_slots_) * kGhostBitsPerSlot);
-      ghost_shift_ = 64 - static_cast<uint64_t>(__builtin_ctzll(want));
+  if (bits == 0) {
+    const size_t want = PowerOfTwoFloor((short_slots_ + long_slots_ + huge_slots_) * kGhostBitsPerSlot);
+    try {
       ghost_.assign(want / 64, 0);
-    } else {
-      std::fill(ghost_.begin(), ghost_.end(), 0);
+    } catch (const std::bad_alloc&) {
+      return;  // no memory: no remisses, and a split keeps its tables
     }
+    ghost_shift_ = 64 - static_cast<uint64_t>(__builtin_ctzll(want));
+    ghost_keys_ = 0;
+  } else if (ghost_keys_ >= bits / 64) {
+    std::fill(ghost_.begin(), ghost_.end(), 0);
     ghost_keys_ = 0;
   }
   ++ghost_keys_;
@@ -359,7 +362,7 @@ void PieceCache::Grow() {
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
-  const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used() + ghost_.size() * sizeof(uint64_t);  // (and the ghost)
+  const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used() + ghost_.size() * sizeof(uint64_t);
   // Prepared: the spans' part the next tables add (before the first
   // growth, all of them; first_ goes at that growth).
   const size_t next = prepared_ ? TableBytes(GrownBits()) - (in_spans_ ? table_bytes_ : 0) : 0;
