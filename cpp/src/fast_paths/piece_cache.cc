@@ -146,9 +146,7 @@ void PieceCache::Reset(size_t bound) {
   max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), kSetBits + 1) : kSetBits + 1;
   cached_short_ = cached_long_ = cached_huge_ = 0;
   hits_ = misses_ = 0;
-  new_keys_ = remisses_ = 0;
-  std::vector<uint64_t>().swap(ghost_);
-  ghost_keys_ = 0;
+  ForgetDrops();
   ahead_.Wait();
   prepared_ = false;
   in_spans_ = false;
@@ -304,6 +302,12 @@ void PieceCache::PrepareGrow() {
 
 thread_local bool PieceCache::in_split_part_ = false;
 
+void PieceCache::ForgetDrops() {
+  new_keys_ = remisses_ = 0;
+  std::vector<uint64_t>().swap(ghost_);
+  ghost_keys_ = 0;
+}
+
 void PieceCache::Dropped(uint64_t hash) {
   if (!split_part_ || !can_grow_) return;
   const size_t bits = ghost_.size() * 64;
@@ -327,8 +331,7 @@ void PieceCache::Dropped(uint64_t hash) {
 
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
-  new_keys_ = remisses_ = 0;
-  std::vector<uint64_t>().swap(ghost_);  // made again for the new sizes
+  ForgetDrops();  // the ghost bits are made again for the new sizes
   if (!prepared_ && !ReserveSpans()) {
     can_grow_ = false;  // no memory: stay this size
     return;

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/flat_hash.h"
 #include "common/huge_pages.h"
 #include "common/per_owner.h"
 
@@ -362,7 +363,11 @@ class PieceCache {
     remisses_ += ghost_[bit / 64] >> (bit % 64) & 1;
   }
   void Dropped(uint64_t hash);
-  uint64_t GhostBit(uint64_t hash) const { return ((hash ^ hash >> 31) * 0xBF58476D1CE4E5B9ULL) >> ghost_shift_; }
+  // Frees ghost_ and zeroes the counts (a growth, or a reset).
+  void ForgetDrops();
+  // The table hashes' high bits pick sets: mixed, so that keys of one set
+  // spread over the ghost bits.
+  uint64_t GhostBit(uint64_t hash) const { return Mix64(hash) >> ghost_shift_; }
   static constexpr size_t kGhostBitsPerSlot = 32;
   static thread_local bool in_split_part_;  // set by SplitPart, read by ForThread
   // Appends the ids a filled slot holds; false when they are gone from
