@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/utf8.h"
+#include "pre_tokenizers/ascii_blocks.h"
 #include "pre_tokenizers/scanner_classes.h"
 #include "pre_tokenizers/unicode_match.h"
 
@@ -162,6 +163,24 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   Span* o = out;
   Span* const o_end = out + cap;
   while (i < s.size() && o != o_end) {
+    if constexpr (F == AsciiFamily::kLlama3) {
+      // ASCII text a block at a time.
+      if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth(s.data() + i)) {
+        unsigned decided;
+        const uint64_t starts = ascii_blocks::Starts(s.data() + i, self.max_digits_, &decided);
+        uint64_t next = starts & ((uint64_t{1} << decided) - 1) & ~uint64_t{1};
+        if (next != 0) {
+          size_t at = i;
+          for (; next != 0 && o != o_end; next &= next - 1) {
+            const size_t end = i + static_cast<size_t>(__builtin_ctzll(next));
+            *o++ = {at, end};
+            at = end;
+          }
+          i = at;
+          continue;
+        }
+      }
+    }
     size_t end = F != AsciiFamily::kNone ? AsciiMatch<F>(self.max_digits_, s, i) : 0;
     if (end == 0) end = UnicodeMatch<F>(s, i);
     if (end == 0) end = self.MatchAt(s, i);

@@ -1,0 +1,150 @@
+// Pre-token starts of a 64-byte block of ASCII text at once, for the
+// Llama-3 and Qwen pattern
+//   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,k}
+//   | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+// The bytes are classified into bit masks, and where each pre-token
+// starts follows from a byte's class and its neighbours' (the rules are at
+// Starts). A pre-token starts at the block's first byte, so nothing before
+// it matters: the pattern looks only ahead. What the block's bytes cannot
+// decide (a run that reaches a non-ASCII byte or the block's end, a
+// contraction's letters) is left to the scanner's other paths.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace mtok::ascii_blocks {
+
+constexpr size_t kBytes = 64;
+
+#if defined(__SSE2__)
+constexpr bool kAvailable = true;
+
+// Bit k of each mask: the class of byte k.
+struct Masks {
+  uint64_t letter, digit, space, blank, newline, high, apostrophe;
+};
+
+// Whether the block at p is worth classifying: its first 16 bytes are
+// ASCII (in other scripts the code-point paths decide most pre-tokens).
+inline bool Worth(const char* p) {
+  return _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))) == 0;
+}
+
+// The classes of the bytes up to the first 16 that hold a non-ASCII byte
+// (`high` has its bit; the classes of the bytes after it are 0).
+inline Masks Classify(const char* p) {
+  Masks m{};
+  for (unsigned k = 0; k < kBytes / 16 && m.high == 0; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    // lo <= byte <= lo + width, unsigned.
+    auto in = [](__m128i x, char lo, char width) {
+      const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
+      return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width)), d);
+    };
+    auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+    auto bits = [k](__m128i x) { return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(x))) << (16 * k); };
+    const __m128i newline = _mm_or_si128(is('\n'), is('\r'));
+    m.letter |= bits(in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25));  // | 0x20 folds only letters into a..z
+    m.digit |= bits(in(v, '0', 9));
+    m.space |= bits(is(' '));
+    m.blank |= bits(_mm_or_si128(_mm_andnot_si128(newline, in(v, '\t', 4)), is(' ')));  // \s but \r \n
+    m.newline |= bits(newline);
+    m.high |= bits(v);
+    m.apostrophe |= bits(is('\''));
+  }
+  return m;
+}
+
+// The (?i:'s|'t|'re|'ve|'m|'ll|'d) at an apostrophe p[0] whose next two
+// bytes are ASCII: its length, or 0.
+inline unsigned ContractionLength(const char* p) {
+  const char a = static_cast<char>(p[1] | 0x20), b = static_cast<char>(p[2] | 0x20);
+  if (a == 's' || a == 't' || a == 'm' || a == 'd') return 2;
+  if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return 3;
+  return 0;
+}
+
+// Where pre-tokens start among the 64 bytes at p (p[0] starts one), as a
+// mask, and in *decided how many of the bytes it decides: a bit below it
+// is set if and only if a pre-token starts there. `max_digits` is k.
+//
+// Classes: L letters, D digits, O other (not \s, L or D; the apostrophe
+// too), S blanks (\s but \r and \n), N \r and \n. A pre-token starts at
+// - an L run, unless the byte before is S (that blank starts it: "\tword")
+//   or a lone O that no space precedes (it starts it: ".word", "x.word");
+// - an O run, unless a space precedes it (that space starts it: " .");
+// - a D run, and every k digits in it;
+// - a run of \s, except for the N that directly follow an O run (they end
+//   its pre-token: ".\n\n");
+// - the S after the last N of a run of \s (the N end "\s*[\r\n]+");
+// - the last S of a run of \s before a byte that is not \s ("\s+(?!\S)"
+//   leaves it to what follows, or alone);
+// - after a contraction, when letters follow it ("'tis": "'t", "is").
+inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
+  const Masks m = Classify(p);
+  // Non-ASCII bytes and what follows them are undecided; a byte's start
+  // depends on the byte after it.
+  unsigned limit = m.high ? static_cast<unsigned>(__builtin_ctzll(m.high)) : static_cast<unsigned>(kBytes);
+  const uint64_t ascii = limit == kBytes ? ~uint64_t{0} : (uint64_t{1} << limit) - 1;
+  const uint64_t L = m.letter, D = m.digit, N = m.newline, S = m.blank, W = S | N;
+  const uint64_t O = ~(L | D | W) & ascii;
+  auto prev = [](uint64_t x) { return x << 1; };  // bit k: x's bit k - 1 (nothing before the block)
+
+  const uint64_t l_runs = L & ~prev(L);
+  uint64_t starts = l_runs & ~prev(S) & ~(prev(O) & ~(O << 2) & ~(m.space << 2));
+  starts |= O & ~prev(O) & ~prev(m.space);
+  if (max_digits == 1) {
+    starts |= D;
+  } else {
+    uint64_t at = D & ~prev(D);
+    for (size_t k = 0; at != 0 && k < kBytes; ++k) {  // every max_digits-th digit of a run
+      starts |= at;
+      for (size_t d = 0; d < max_digits; ++d) at = prev(at) & D;
+    }
+  }
+  // The N an O run's pre-token takes ([\r\n]*): the carry of the addition
+  // runs through each N run that starts right after an O.
+  const uint64_t taken = N & ~(N + (N & prev(O)));
+  const uint64_t rest = W & ~taken;
+  starts |= rest & ~prev(rest);
+  // The last S of a \s run before a byte that is not \s.
+  starts |= S & ~(W >> 1);
+  // The S after an N: a start if no N follows in its run of \s.
+  for (uint64_t after = S & prev(N & ~taken) & ascii; after != 0; after &= after - 1) {
+    const unsigned q = static_cast<unsigned>(__builtin_ctzll(after));
+    const uint64_t beyond = ~S >> q;  // the S run from q ends at q + ctz
+    const unsigned e = q + static_cast<unsigned>(__builtin_ctzll(beyond | (uint64_t{1} << (63 - q))));
+    if (e + 1 >= limit) {
+      limit = q < limit ? q : limit;  // the run's end is not decided here
+      break;
+    }
+    if (!((N >> e) & 1)) starts |= uint64_t{1} << q;
+  }
+  // Contractions, at apostrophes that start a pre-token.
+  for (uint64_t ap = m.apostrophe & starts & ascii; ap != 0; ap &= ap - 1) {
+    const unsigned a = static_cast<unsigned>(__builtin_ctzll(ap));
+    if (a + 4 >= limit) {
+      limit = a < limit ? a : limit;
+      break;
+    }
+    const unsigned n = ContractionLength(p + a);
+    if (n != 0 && ((L >> (a + n)) & 1)) starts |= uint64_t{1} << (a + n);
+  }
+  // A start at k depends on bytes up to k + 1.
+  *decided = limit == 0 ? 0 : limit - 1;
+  return starts | 1;
+}
+#else
+constexpr bool kAvailable = false;
+inline bool Worth(const char*) { return false; }
+inline uint64_t Starts(const char*, size_t, unsigned* decided) {
+  *decided = 0;
+  return 1;
+}
+#endif
+
+}  // namespace mtok::ascii_blocks
