@@ -123,32 +123,35 @@ def test_random_shortcuts(name, alphabet, data):
     assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)
 
 
-# Long ASCII stretches: the Llama-3 family's scanner classifies 64 bytes
-# at a time (ascii_blocks.h). Its rules meet every neighbour of a class
-# here: contractions with letters after them, prefixes of one character,
-# runs of \s with line breaks inside and at either end, punctuation runs
-# taking line breaks, digit runs longer than k; and non-ASCII bytes at every
-# offset of a block end the stretch it decides.
+# Long ASCII stretches: the Llama-3 and o200k families' scanners classify
+# 64 bytes at a time (ascii_blocks.h). Their rules meet every neighbour of
+# a class here: contractions with letters after them, prefixes of one
+# character, runs of \s with line breaks inside and at either end,
+# punctuation runs taking line breaks (and o200k's '/'), digit runs longer
+# than k, o200k's case changes inside words and contractions after them;
+# and non-ASCII bytes at every offset of a block end the stretch it decides.
 BLOCK_ALPHABET = list("aAzZsStTlLrReEvVmMdD09'' \t\r\n\x0b\x0c\x1c/.,;!$-_") + ["\u00e9", "\u00a0", "\u0663", "\u017f"]
 BLOCK_TEXT = ("don't I'LL we've 'tis x'sa 're'ller .word x.word  .x \tword\t.x  1 12345678 a\n\n  b .\n\n x .\r\n"
-              "  \n \n c 'S ''s a  \n\t\x0b\x0cq; //x !!\n-y I'm 3'd")
+              "  \n \n c 'S ''s a  \n\t\x0b\x0cq; //x !!\n-y I'm 3'd helloWorld HTMLParser aBC don'tcha x's's x'rE"
+              " WE'RE ./\n .\n/x */\n\n/ a/b")
+BLOCK_PATTERNS = ["llama3", "qwen", "o200k-hf", "o200k"]
 
 
-@pytest.mark.parametrize("name", ["llama3", "qwen"])
+@pytest.mark.parametrize("name", BLOCK_PATTERNS)
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())
 def test_random_ascii_blocks(name, data):
     weights = data.draw(st.lists(st.sampled_from(BLOCK_ALPHABET), min_size=2, max_size=12, unique=True))
     text = data.draw(st.text(alphabet=st.sampled_from(weights + BLOCK_ALPHABET[:4]), min_size=64, max_size=400))
     pattern, rust = PATTERNS[name]
-    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "oniguruma")
+    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma")
 
 
-@pytest.mark.parametrize("name", ["llama3", "qwen"])
+@pytest.mark.parametrize("name", BLOCK_PATTERNS)
 def test_ascii_blocks_at_every_offset(name):
     pattern, rust = PATTERNS[name]
     base = BLOCK_TEXT * 2
     texts = [base[k:] for k in range(len(BLOCK_TEXT))]
     texts += [base[:k] + stop + base[k:] for k in range(1, 130) for stop in ("\u00e9", "\u00a0", "\u0663")]
     for text in texts:
-        assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "oniguruma"), repr(text)
+        assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma"), repr(text)

@@ -2,15 +2,20 @@
 // Llama-3 and Qwen pattern
 //   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,k}
 //   | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+// and for o200k's, whose words split before an upper-case letter that
+// follows a lower-case one and take a contraction after them, and whose
+// punctuation runs take [\r\n/]*.
 // The bytes are classified into bit masks, and where each pre-token
 // starts follows from a byte's class and its neighbours' (the rules are at
 // Starts). A pre-token starts at the block's first byte, so nothing before
-// it matters: the pattern looks only ahead. What the block's bytes cannot
+// it matters: the patterns look only ahead. What the block's bytes cannot
 // decide (a run that reaches a non-ASCII byte or the block's end, a
 // contraction's letters) is left to the scanner's other paths.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+
+#include "pre_tokenizers/ascii_match.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -25,7 +30,7 @@ constexpr bool kAvailable = true;
 
 // Bit k of each mask: the class of byte k.
 struct Masks {
-  uint64_t letter, digit, space, blank, newline, high, apostrophe;
+  uint64_t letter, upper, digit, space, blank, newline, high, apostrophe, slash;
 };
 
 // Whether the block at p is worth classifying: its first 16 bytes are
@@ -49,12 +54,14 @@ inline Masks Classify(const char* p) {
     auto bits = [k](__m128i x) { return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(x))) << (16 * k); };
     const __m128i newline = _mm_or_si128(is('\n'), is('\r'));
     m.letter |= bits(in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25));  // | 0x20 folds only letters into a..z
+    m.upper |= bits(in(v, 'A', 25));
     m.digit |= bits(in(v, '0', 9));
     m.space |= bits(is(' '));
     m.blank |= bits(_mm_or_si128(_mm_andnot_si128(newline, in(v, '\t', 4)), is(' ')));  // \s but \r \n
     m.newline |= bits(newline);
     m.high |= bits(v);
     m.apostrophe |= bits(is('\''));
+    m.slash |= bits(is('/'));
   }
   return m;
 }
@@ -83,8 +90,13 @@ inline unsigned ContractionLength(const char* p) {
 // - the S after the last N of a run of \s (the N end "\s*[\r\n]+");
 // - the last S of a run of \s before a byte that is not \s ("\s+(?!\S)"
 //   leaves it to what follows, or alone);
-// - after a contraction, when letters follow it ("'tis": "'t", "is").
+// - Llama-3: after a contraction, when letters follow it ("'tis": "'t",
+//   "is"); o200k: at an upper-case letter after a lower-case one, and
+//   after a contraction that ends a word, when letters follow it
+//   ("don'tcha": "don't", "cha"), not at its apostrophe.
+template <AsciiFamily F>
 inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
+  static_assert(F == AsciiFamily::kLlama3 || F == AsciiFamily::kO200k, "the rules of these two");
   const Masks m = Classify(p);
   // Non-ASCII bytes and what follows them are undecided; a byte's start
   // depends on the byte after it.
@@ -93,9 +105,17 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   const uint64_t L = m.letter, D = m.digit, N = m.newline, S = m.blank, W = S | N;
   const uint64_t O = ~(L | D | W) & ascii;
   auto prev = [](uint64_t x) { return x << 1; };  // bit k: x's bit k - 1 (nothing before the block)
+  auto lower_limit = [&limit](unsigned at) { limit = at < limit ? at : limit; };
+  if constexpr (F == AsciiFamily::kO200k) {
+    // A '/' next to a line break: a punctuation run's [\r\n/]* may take
+    // it; left to the scanner.
+    if (const uint64_t cut = m.slash & (prev(N) | (N >> 1)) & ascii)
+      lower_limit(static_cast<unsigned>(__builtin_ctzll(cut)) - (cut & 1 ? 0 : 1));
+  }
 
   const uint64_t l_runs = L & ~prev(L);
   uint64_t starts = l_runs & ~prev(S) & ~(prev(O) & ~(O << 2) & ~(m.space << 2));
+  if constexpr (F == AsciiFamily::kO200k) starts |= m.upper & prev(L & ~m.upper);
   starts |= O & ~prev(O) & ~prev(m.space);
   if (max_digits == 1) {
     starts |= D;
@@ -119,19 +139,27 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
     const uint64_t beyond = ~S >> q;  // the S run from q ends at q + ctz
     const unsigned e = q + static_cast<unsigned>(__builtin_ctzll(beyond | (uint64_t{1} << (63 - q))));
     if (e + 1 >= limit) {
-      limit = q < limit ? q : limit;  // the run's end is not decided here
+      lower_limit(q);  // the run's end is not decided here
       break;
     }
     if (!((N >> e) & 1)) starts |= uint64_t{1} << q;
   }
-  // Contractions, at apostrophes that start a pre-token.
-  for (uint64_t ap = m.apostrophe & starts & ascii; ap != 0; ap &= ap - 1) {
+  // Contractions: Llama-3's at apostrophes that start a pre-token, o200k's
+  // at apostrophes after a word's letters (not after a contraction's).
+  const uint64_t apostrophes = m.apostrophe & ascii & (F == AsciiFamily::kLlama3 ? starts : prev(L));
+  unsigned suffix_end = kBytes;
+  for (uint64_t ap = apostrophes; ap != 0; ap &= ap - 1) {
     const unsigned a = static_cast<unsigned>(__builtin_ctzll(ap));
     if (a + 4 >= limit) {
-      limit = a < limit ? a : limit;
+      lower_limit(a);
       break;
     }
     const unsigned n = ContractionLength(p + a);
+    if constexpr (F == AsciiFamily::kO200k) {
+      if (n == 0 || a == suffix_end) continue;
+      starts &= ~(((uint64_t{1} << n) - 1) << a);  // the word goes on to the contraction's end
+      suffix_end = a + n;
+    }
     if (n != 0 && ((L >> (a + n)) & 1)) starts |= uint64_t{1} << (a + n);
   }
   // A start at k depends on bytes up to k + 1.
@@ -141,6 +169,7 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
 #else
 constexpr bool kAvailable = false;
 inline bool Worth(const char*) { return false; }
+template <AsciiFamily F>
 inline uint64_t Starts(const char*, size_t, unsigned* decided) {
   *decided = 0;
   return 1;

@@ -163,11 +163,11 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   Span* o = out;
   Span* const o_end = out + cap;
   while (i < s.size() && o != o_end) {
-    if constexpr (F == AsciiFamily::kLlama3) {
+    if constexpr (F == AsciiFamily::kLlama3 || F == AsciiFamily::kO200k) {
       // ASCII text a block at a time.
       if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth(s.data() + i)) {
         unsigned decided;
-        const uint64_t starts = ascii_blocks::Starts(s.data() + i, self.max_digits_, &decided);
+        const uint64_t starts = ascii_blocks::Starts<F>(s.data() + i, self.max_digits_, &decided);
         uint64_t next = starts & ((uint64_t{1} << decided) - 1) & ~uint64_t{1};
         if (next != 0) {
           size_t at = i;
