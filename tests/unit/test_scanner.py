@@ -123,7 +123,7 @@ def test_random_shortcuts(name, alphabet, data):
     assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, dialect)
 
 
-# Long ASCII stretches: the Llama-3 and o200k families' scanners classify
+# Long ASCII stretches: the Llama-3, cl100k and o200k families' scanners classify
 # 64 bytes at a time (ascii_blocks.h). Their rules meet every neighbour of
 # a class here: contractions with letters after them, prefixes of one
 # character, runs of \s with line breaks inside and at either end,
@@ -134,7 +134,7 @@ BLOCK_ALPHABET = list("aAzZsStTlLrReEvVmMdD09'' \t\r\n\x0b\x0c\x1c/.,;!$-_") + [
 BLOCK_TEXT = ("don't I'LL we've 'tis x'sa 're'ller .word x.word  .x \tword\t.x  1 12345678 a\n\n  b .\n\n x .\r\n"
               "  \n \n c 'S ''s a  \n\t\x0b\x0cq; //x !!\n-y I'm 3'd helloWorld HTMLParser aBC don'tcha x's's x'rE"
               " WE'RE ./\n .\n/x */\n\n/ a/b")
-BLOCK_PATTERNS = ["llama3", "qwen", "o200k-hf", "o200k"]
+BLOCK_PATTERNS = ["llama3", "qwen", "cl100k", "o200k-hf", "o200k"]
 
 
 @pytest.mark.parametrize("name", BLOCK_PATTERNS)

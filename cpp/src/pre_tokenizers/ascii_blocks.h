@@ -2,7 +2,9 @@
 // Llama-3 and Qwen pattern
 //   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,k}
 //   | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-// and for o200k's, whose words split before an upper-case letter that
+// (cl100k's in tiktoken has the same pre-tokens wherever a block can
+// decide them: it differs in \s at the end of the text), and for o200k's,
+// whose words split before an upper-case letter that
 // follows a lower-case one and take a contraction after them, and whose
 // punctuation runs take [\r\n/]*.
 // The bytes are classified into bit masks, and where each pre-token
@@ -90,13 +92,14 @@ inline unsigned ContractionLength(const char* p) {
 // - the S after the last N of a run of \s (the N end "\s*[\r\n]+");
 // - the last S of a run of \s before a byte that is not \s ("\s+(?!\S)"
 //   leaves it to what follows, or alone);
-// - Llama-3: after a contraction, when letters follow it ("'tis": "'t",
+// - Llama-3 and cl100k: after a contraction, when letters follow it ("'tis": "'t",
 //   "is"); o200k: at an upper-case letter after a lower-case one, and
 //   after a contraction that ends a word, when letters follow it
 //   ("don'tcha": "don't", "cha"), not at its apostrophe.
 template <AsciiFamily F>
 inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
-  static_assert(F == AsciiFamily::kLlama3 || F == AsciiFamily::kO200k, "the rules of these two");
+  static_assert(F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k,
+                "the rules of these");
   const Masks m = Classify(p);
   // Non-ASCII bytes and what follows them are undecided; a byte's start
   // depends on the byte after it.
@@ -144,9 +147,9 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
     }
     if (!((N >> e) & 1)) starts |= uint64_t{1} << q;
   }
-  // Contractions: Llama-3's at apostrophes that start a pre-token, o200k's
+  // Contractions: Llama-3's and cl100k's at apostrophes that start a pre-token, o200k's
   // at apostrophes after a word's letters (not after a contraction's).
-  const uint64_t apostrophes = m.apostrophe & ascii & (F == AsciiFamily::kLlama3 ? starts : prev(L));
+  const uint64_t apostrophes = m.apostrophe & ascii & (F == AsciiFamily::kO200k ? prev(L) : starts);
   unsigned suffix_end = kBytes;
   for (uint64_t ap = apostrophes; ap != 0; ap &= ap - 1) {
     const unsigned a = static_cast<unsigned>(__builtin_ctzll(ap));
