@@ -1,18 +1,18 @@
-// Pre-token starts of a 64-byte block of ASCII text at once, for the
-// Llama-3 and Qwen pattern
+// Pre-token starts of 64 bytes of ASCII text at once, for three pattern
+// families: Llama-3's and Qwen's
 //   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,k}
 //   | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-// (cl100k's in tiktoken has the same pre-tokens wherever a block can
-// decide them: it differs in \s at the end of the text), and for o200k's,
-// whose words split before an upper-case letter that
-// follows a lower-case one and take a contraction after them, and whose
-// punctuation runs take [\r\n/]*.
-// The bytes are classified into bit masks, and where each pre-token
-// starts follows from a byte's class and its neighbours' (the rules are at
-// Starts). A pre-token starts at the block's first byte, so nothing before
-// it matters: the patterns look only ahead. What the block's bytes cannot
-// decide (a run that reaches a non-ASCII byte or the block's end, a
-// contraction's letters) is left to the scanner's other paths.
+// cl100k's (tiktoken), whose pre-tokens differ from those only in \s at
+// the end of the text, which a block never reaches; and o200k's, whose
+// words split before an upper-case letter that follows a lower-case one
+// and take a contraction after them, and whose punctuation runs take
+// [\r\n/]*. The bytes are classified into bit masks, and where each
+// pre-token starts follows from a byte's class and its neighbours' (the
+// rules are at Starts). A pre-token starts at the block's first byte, so
+// nothing before it matters: the patterns look only ahead. What the
+// block's bytes cannot decide (a run that reaches a non-ASCII byte or the
+// block's end, a contraction's letters) is left to the scanner's other
+// paths.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -92,10 +92,10 @@ inline unsigned ContractionLength(const char* p) {
 // - the S after the last N of a run of \s (the N end "\s*[\r\n]+");
 // - the last S of a run of \s before a byte that is not \s ("\s+(?!\S)"
 //   leaves it to what follows, or alone);
-// - Llama-3 and cl100k: after a contraction, when letters follow it ("'tis": "'t",
-//   "is"); o200k: at an upper-case letter after a lower-case one, and
-//   after a contraction that ends a word, when letters follow it
-//   ("don'tcha": "don't", "cha"), not at its apostrophe.
+// - Llama-3 and cl100k: after a contraction, when letters follow it
+//   ("'tis": "'t", "is"); o200k: at an upper-case letter after a
+//   lower-case one, and after a contraction that ends a word, when
+//   letters follow it ("don'tcha": "don't", "cha"), not at its apostrophe.
 template <AsciiFamily F>
 inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   static_assert(F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k,
@@ -147,8 +147,9 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
     }
     if (!((N >> e) & 1)) starts |= uint64_t{1} << q;
   }
-  // Contractions: Llama-3's and cl100k's at apostrophes that start a pre-token, o200k's
-  // at apostrophes after a word's letters (not after a contraction's).
+  // Contractions: Llama-3's and cl100k's at apostrophes that start a
+  // pre-token, o200k's at apostrophes after a word's letters (not after a
+  // contraction's).
   const uint64_t apostrophes = m.apostrophe & ascii & (F == AsciiFamily::kO200k ? prev(L) : starts);
   unsigned suffix_end = kBytes;
   for (uint64_t ap = apostrophes; ap != 0; ap &= ap - 1) {
