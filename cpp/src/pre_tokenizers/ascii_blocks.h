@@ -16,6 +16,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "pre_tokenizers/ascii_match.h"
 
@@ -27,8 +28,11 @@ namespace mtok::ascii_blocks {
 
 constexpr size_t kBytes = 64;
 
+// The families whose rules Starts knows.
+template <AsciiFamily F>
+constexpr bool kCovers = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k;
+
 #if defined(__SSE2__)
-constexpr bool kAvailable = true;
 
 // Bit k of each mask: the class of byte k.
 struct Masks {
@@ -47,11 +51,7 @@ inline Masks Classify(const char* p) {
   Masks m{};
   for (unsigned k = 0; k < kBytes / 16 && m.high == 0; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    // lo <= byte <= lo + width, unsigned.
-    auto in = [](__m128i x, char lo, char width) {
-      const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
-      return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width)), d);
-    };
+    const auto in = ascii_match::InRange;
     auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
     auto bits = [k](__m128i x) { return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(x))) << (16 * k); };
     const __m128i newline = _mm_or_si128(is('\n'), is('\r'));
@@ -66,15 +66,6 @@ inline Masks Classify(const char* p) {
     m.slash |= bits(is('/'));
   }
   return m;
-}
-
-// The (?i:'s|'t|'re|'ve|'m|'ll|'d) at an apostrophe p[0] whose next two
-// bytes are ASCII: its length, or 0.
-inline unsigned ContractionLength(const char* p) {
-  const char a = static_cast<char>(p[1] | 0x20), b = static_cast<char>(p[2] | 0x20);
-  if (a == 's' || a == 't' || a == 'm' || a == 'd') return 2;
-  if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return 3;
-  return 0;
 }
 
 // Where pre-tokens start among the 64 bytes at p (p[0] starts one), as a
@@ -98,8 +89,7 @@ inline unsigned ContractionLength(const char* p) {
 //   letters follow it ("don'tcha": "don't", "cha"), not at its apostrophe.
 template <AsciiFamily F>
 inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
-  static_assert(F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k,
-                "the rules of these");
+  static_assert(kCovers<F>, "a family whose rules are here");
   const Masks m = Classify(p);
   // Non-ASCII bytes and what follows them are undecided; a byte's start
   // depends on the byte after it.
@@ -158,7 +148,8 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
       lower_limit(a);
       break;
     }
-    const unsigned n = ContractionLength(p + a);
+    // The contraction's length, or 0 (its bytes are ASCII: a + 4 < limit).
+    const unsigned n = static_cast<unsigned>(ascii_match::ContractionAt(std::string_view(p, kBytes), a) - a);
     if constexpr (F == AsciiFamily::kO200k) {
       if (n == 0 || a == suffix_end) continue;
       starts &= ~(((uint64_t{1} << n) - 1) << a);  // the word goes on to the contraction's end
@@ -171,7 +162,6 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   return starts | 1;
 }
 #else
-constexpr bool kAvailable = false;
 inline bool Worth(const char*) { return false; }
 template <AsciiFamily F>
 inline uint64_t Starts(const char*, size_t, unsigned* decided) {

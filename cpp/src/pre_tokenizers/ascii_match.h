@@ -63,6 +63,12 @@ inline size_t Stop(std::string_view s, size_t i) {
 }
 
 #if defined(__SSE2__)
+// 0xFF in each byte of v from lo to lo + width (unsigned), else 0.
+inline __m128i InRange(__m128i v, char lo, char width) {
+  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width)), d);
+}
+
 // Bit k set when byte k of the 16 at p is in class kMask (one of kUpper,
 // kLower, kLetter, kDigit): an unsigned range test per byte.
 template <uint16_t kMask>
@@ -71,8 +77,7 @@ inline uint32_t Members16(const char* p) {
   constexpr char width = kMask == kDigit ? 9 : 25;
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   if (kMask == kLetter) v = _mm_or_si128(v, _mm_set1_epi8(0x20));  // folds only letters into a..z
-  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
-  return static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width)), d)));
+  return static_cast<uint32_t>(_mm_movemask_epi8(InRange(v, lo, width)));
 }
 constexpr bool kHasMembers16 = true;
 #else

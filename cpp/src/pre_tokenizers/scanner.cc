@@ -163,7 +163,7 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   Span* o = out;
   Span* const o_end = out + cap;
   while (i < s.size() && o != o_end) {
-    if constexpr (F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k) {
+    if constexpr (ascii_blocks::kCovers<F>) {
       // ASCII text a block at a time.
       if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth(s.data() + i)) {
         unsigned decided;
