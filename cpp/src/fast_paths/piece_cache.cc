@@ -400,13 +400,11 @@ bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** ways, std::vector
   const uint64_t h = HashBytes(piece.data(), piece.size());
   HugeSlot* set = WaysOf(huge_, h, huge_shift_);
   *ways = set;
-  for (size_t w = 0; w < kSetWays; ++w) {
-    const HugeSlot& s = set[w];
-    if (s.hash == h && s.key_len == piece.size() && key_bytes_.Live(s.key_off) &&
-        std::memcmp(key_bytes_.At(s.key_off), piece.data(), piece.size()) == 0)
-      return Emit(s, ids);
-  }
-  return false;
+  const HugeSlot* s = FrontWay(set, kSetWays, [&](const HugeSlot& way) {
+    return way.hash == h && way.key_len == piece.size() && key_bytes_.Live(way.key_off) &&
+           std::memcmp(key_bytes_.At(way.key_off), piece.data(), piece.size()) == 0;
+  });
+  return s != nullptr && Emit(*s, ids);
 }
 
 void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
@@ -427,10 +425,9 @@ bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector
   const uint64_t h = LongKey(piece, w);
   LongSlot* set = WaysOf(long_, h, long_shift_);
   *ways = set;
-  for (size_t k = 0; k < kSetWays; ++k) {
-    if (set[k].key_len == piece.size() && SameWords(set[k].w, w)) return Emit(set[k], ids);
-  }
-  return false;
+  const LongSlot* s =
+      FrontWay(set, kSetWays, [&](const LongSlot& way) { return way.key_len == piece.size() && SameWords(way.w, w); });
+  return s != nullptr && Emit(*s, ids);
 }
 
 void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
