@@ -124,31 +124,24 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
           cache.PrefetchLonger(piece);  // CJK clauses: most are long keys
         }
       }
-      // The ids of short hits gather here (PieceCache::Stage) and go to
-      // *ids at the batch's end, or before anything else is appended.
-      uint32_t staged[kBatch * PieceCache::kInlineIds];
-      size_t n_staged = 0;
-      auto flush = [&] {
-        ids->insert(ids->end(), staged, staged + n_staged);
-        n_staged = 0;
-      };
+      // Short hits' ids are staged and appended a batch at a time.
+      StagedIds<kBatch> staged(ids);
       for (size_t k = 0; k < m; ++k) {
         const auto [b, e] = batch[k];
-        const std::string_view piece(text.data() + b, e - b);
-        if (!(gaps && end < b) && PieceCache::IsShort(piece)) {
-          if (const size_t n = cache.Stage(keys[k], staged + n_staged)) {
-            n_staged += n;
-            end = e;
-            continue;
-          }
+        if (gaps && end < b) {
+          staged.Flush();
+          CachedIds(cache, text.substr(end, b - end), text, ids, merge);
         }
-        flush();
-        if (gaps && end < b) CachedIds(cache, text.substr(end, b - end), text, ids, merge);
-        if (PieceCache::IsShort(piece)) CachedShortIds(cache, keys[k], piece, ids, merge);
-        else if (e > b) CachedIds(cache, piece, text, ids, merge);
+        const std::string_view piece(text.data() + b, e - b);
+        if (PieceCache::IsShort(piece)) {
+          CachedShortIds(cache, staged, keys[k], piece, merge);
+        } else if (e > b) {
+          staged.Flush();
+          CachedIds(cache, piece, text, ids, merge);
+        }
         end = e;
       }
-      flush();
+      staged.Flush();
     }
     prev = end;
   };

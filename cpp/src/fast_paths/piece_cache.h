@@ -566,6 +566,45 @@ template <typename Encode>
   if (!cache.Append(k, ids)) EncodeAndCache(cache, k, piece, ids, encode);
 }
 
+// The ids of a batch of short pieces that hit the cache with their ids
+// in the slot (PieceCache::Stage), gathered here and appended to `ids`
+// together. Whatever else goes to `ids` must Flush first, and a batch of
+// kPieces pieces at most is staged between flushes.
+template <size_t kPieces>
+class StagedIds {
+ public:
+  explicit StagedIds(std::vector<uint32_t>* ids) : ids_(ids) {}
+  StagedIds(const StagedIds&) = delete;
+  StagedIds& operator=(const StagedIds&) = delete;
+
+  // True, with its ids staged, when the cache holds short key k inline.
+  [[gnu::always_inline]] bool Stage(PieceCache& cache, const PieceCache::ShortKey& k) {
+    const size_t n = cache.Stage(k, buf_ + n_);
+    n_ += n;
+    return n != 0;
+  }
+  void Flush() {
+    ids_->insert(ids_->end(), buf_, buf_ + n_);
+    n_ = 0;
+  }
+  std::vector<uint32_t>* ids() const { return ids_; }
+
+ private:
+  uint32_t buf_[kPieces * PieceCache::kInlineIds];
+  size_t n_ = 0;
+  std::vector<uint32_t>* ids_;
+};
+
+// CachedShortIds for a batch loop that stages its hits.
+template <size_t kPieces, typename Encode>
+[[gnu::always_inline]] inline void CachedShortIds(PieceCache& cache, StagedIds<kPieces>& staged,
+                                                  const PieceCache::ShortKey& k, std::string_view piece,
+                                                  Encode& encode) {
+  if (staged.Stage(cache, k)) return;
+  staged.Flush();
+  CachedShortIds(cache, k, piece, staged.ids(), encode);
+}
+
 // The same for a piece of any length. `readable` holds `piece`: short keys
 // may be loaded with reads anywhere inside it.
 template <typename Encode>

@@ -277,11 +277,17 @@ class WordPieceRoute::Words {
           keys[k] = PieceCache::MakeShortWide(w);  // kPad bytes follow the last word
           cache_.Prefetch(keys[k]);
         }
+        StagedIds<kBatch> staged(ids_);
         for (size_t k = 0; k < m; ++k) {
           const std::string_view w(base + batch[k].begin, batch[k].end - batch[k].begin);
-          if (PieceCache::IsShort(w)) CachedShortIds(cache_, keys[k], w, ids_, split);
-          else CachedIds(cache_, w, readable, ids_, split);
+          if (PieceCache::IsShort(w)) {
+            CachedShortIds(cache_, staged, keys[k], w, split);
+          } else {
+            staged.Flush();
+            CachedIds(cache_, w, readable, ids_, split);
+          }
         }
+        staged.Flush();
       }
       n_ = 0;
     }
