@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -460,9 +461,10 @@ bool PieceCache::Store(Slot* s, size_t key_len, const uint32_t* ids, size_t coun
 }
 
 // The way of a set of n that holds the key (`holds`), swapped with way 0
-// first, or null. The key found last is then the first compared: in a
-// warm pass over mixed text 94% of hits are at way 0 (55% without the
-// swap), and the way compares mispredict a quarter as often.
+// first, or null. The key found last is then the first compared (in warm
+// text nearly every hit is at way 0, and the way compares rarely
+// mispredict: bench/README.md, fourteenth session), and a set's last way
+// holds a key not met for a while, which WayForNew drops.
 template <typename Slot, typename Holds>
 [[gnu::always_inline]] inline Slot* FrontWay(Slot* ways, size_t n, Holds holds) {
   size_t i = 0;
@@ -484,8 +486,9 @@ template <typename Slot>
 // The slot a new key takes in its set of n ways (a power of two). While
 // the set has an empty way the others move down and the key goes first:
 // it is likely met again soon. A full set does that every other time
-// (so keys of text no longer seen age out), and otherwise gives up a way
-// picked in turn, in place: moving down alone dropped the oldest key, so
+// (so keys of text no longer seen age out: with FrontWay the last way is
+// the key met longest ago), and otherwise gives up a way picked in turn,
+// in place: moving down alone dropped the oldest key, so
 // five keys met in turn in a set of four each missed every time (a warm
 // pass over the mixed corpus text re-merged 2,300 long pre-tokens so; a
 // way picked in turn alone let new keys evict each other while the old
@@ -568,8 +571,8 @@ template <typename Encode>
 
 // The ids of a batch of short pieces that hit the cache with their ids
 // in the slot (PieceCache::Stage), gathered here and appended to `ids`
-// together. Whatever else goes to `ids` must Flush first, and a batch of
-// kPieces pieces at most is staged between flushes.
+// together. Whatever else goes to `ids` must Flush first. Room for
+// kPieces pieces: a fuller buffer flushes itself.
 template <size_t kPieces>
 class StagedIds {
  public:
@@ -579,6 +582,7 @@ class StagedIds {
 
   // True, with its ids staged, when the cache holds short key k inline.
   [[gnu::always_inline]] bool Stage(PieceCache& cache, const PieceCache::ShortKey& k) {
+    if (n_ > std::size(buf_) - PieceCache::kInlineIds) Flush();
     const size_t n = cache.Stage(k, buf_ + n_);
     n_ += n;
     return n != 0;
