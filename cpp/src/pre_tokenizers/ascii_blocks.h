@@ -12,7 +12,8 @@
 // nothing before it matters: the patterns look only ahead. What the
 // block's bytes cannot decide (a run that reaches a non-ASCII byte or the
 // block's end, a contraction's letters) is left to the scanner's other
-// paths.
+// paths. For Llama-3, Qwen and cl100k the blocks also take Cyrillic
+// letters (kCyrillic), which are letters like any other.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,12 @@ constexpr size_t kBytes = 64;
 // The families whose rules Starts knows.
 template <AsciiFamily F>
 constexpr bool kCovers = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k;
+// The families whose blocks also take Cyrillic letters (U+0400-U+047F,
+// two bytes: D0 or D1, then a continuation byte; every one of them is
+// \p{L}). o200k's words also split at case changes, which these bytes
+// would have to tell apart: its blocks stop at them.
+template <AsciiFamily F>
+constexpr bool kCyrillic = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k;
 
 #if defined(__SSE2__)
 
@@ -39,17 +46,38 @@ struct Masks {
   uint64_t letter, upper, digit, space, blank, newline, high, apostrophe, slash;
 };
 
+// The bytes of v that may start a Cyrillic letter (D0, D1), and the
+// continuation bytes.
+inline __m128i CyrillicLeads(__m128i v) { return ascii_match::InRange(v, static_cast<char>(0xD0), 1); }
+inline __m128i Continuations(__m128i v) { return ascii_match::InRange(v, static_cast<char>(0x80), 0x3F); }
+
 // Whether the block at p is worth classifying: its first 16 bytes are
-// ASCII (in other scripts the code-point paths decide most pre-tokens).
+// ASCII, or for kCyrillic<F> ASCII and Cyrillic letters (in other scripts
+// the code-point paths decide most pre-tokens).
+template <AsciiFamily F>
 inline bool Worth(const char* p) {
-  return _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))) == 0;
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const bool ascii = _mm_movemask_epi8(v) == 0;
+  if constexpr (kCyrillic<F>) {
+    if (ascii) return true;
+    // Every pre-token of other scripts asks: most start with a byte that
+    // turns them away.
+    const auto b = static_cast<unsigned char>(p[0]);
+    if (b >= 0x80 && (b & 0xFE) != 0xD0) return false;
+    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(CyrillicLeads(v), Continuations(v)), v)) == 0;
+  }
+  return ascii;
 }
 
 // The classes of the bytes up to the first 16 that hold a non-ASCII byte
-// (`high` has its bit; the classes of the bytes after it are 0).
+// (`high` has its bit; the classes of the bytes after it are 0), or for
+// kCyrillic<F> one that is no Cyrillic letter's. A Cyrillic letter's two
+// bytes are letters; a non-ASCII byte of no such pair is `high`.
+template <AsciiFamily F>
 inline Masks Classify(const char* p) {
   Masks m{};
-  for (unsigned k = 0; k < kBytes / 16 && m.high == 0; ++k) {
+  uint64_t lead = 0, cont = 0, stop = 0;  // Cyrillic: D0 or D1, continuation bytes, other non-ASCII bytes
+  for (unsigned k = 0; k < kBytes / 16 && stop == 0; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     const auto in = ascii_match::InRange;
     auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
@@ -61,9 +89,23 @@ inline Masks Classify(const char* p) {
     m.space |= bits(is(' '));
     m.blank |= bits(_mm_or_si128(_mm_andnot_si128(newline, in(v, '\t', 4)), is(' ')));  // \s but \r \n
     m.newline |= bits(newline);
-    m.high |= bits(v);
+    const uint64_t high = bits(v);
+    m.high |= high;
     m.apostrophe |= bits(is('\''));
     m.slash |= bits(is('/'));
+    if constexpr (kCyrillic<F>) {
+      lead |= bits(CyrillicLeads(v));
+      cont |= bits(Continuations(v));
+      stop = m.high & ~(lead | cont);
+    } else {
+      stop = high;
+    }
+  }
+  if constexpr (kCyrillic<F>) {
+    const uint64_t pairs = lead & (cont >> 1);  // a lead byte with its continuation byte after it
+    const uint64_t cyrillic = pairs | pairs << 1;
+    m.letter |= cyrillic;
+    m.high &= ~cyrillic;
   }
   return m;
 }
@@ -90,7 +132,7 @@ inline Masks Classify(const char* p) {
 template <AsciiFamily F>
 inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   static_assert(kCovers<F>, "a family whose rules are here");
-  const Masks m = Classify(p);
+  const Masks m = Classify<F>(p);
   // Non-ASCII bytes and what follows them are undecided; a byte's start
   // depends on the byte after it.
   unsigned limit = m.high ? static_cast<unsigned>(__builtin_ctzll(m.high)) : static_cast<unsigned>(kBytes);
@@ -162,6 +204,7 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   return starts | 1;
 }
 #else
+template <AsciiFamily F>
 inline bool Worth(const char*) { return false; }
 template <AsciiFamily F>
 inline uint64_t Starts(const char*, size_t, unsigned* decided) {

@@ -165,7 +165,7 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   while (i < s.size() && o != o_end) {
     if constexpr (ascii_blocks::kCovers<F>) {
       // ASCII text a block at a time.
-      if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth(s.data() + i)) {
+      if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth<F>(s.data() + i)) {
         unsigned decided;
         const uint64_t starts = ascii_blocks::Starts<F>(s.data() + i, self.max_digits_, &decided);
         uint64_t next = starts & ((uint64_t{1} << decided) - 1) & ~uint64_t{1};
