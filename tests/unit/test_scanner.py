@@ -130,7 +130,7 @@ def test_random_shortcuts(name, alphabet, data):
 # punctuation runs taking line breaks (and o200k's '/'), digit runs longer
 # than k, o200k's case changes inside words and contractions after them;
 # and non-ASCII bytes at every offset of a block end the stretch it decides.
-# Llama-3's and cl100k's blocks also take Cyrillic letters (U+0400-U+047F):
+# Llama-3's, Qwen's and cl100k's blocks also take Cyrillic letters (U+0400-U+047F):
 # the first and last of them, and the two-byte characters around them that
 # are no letter of theirs (U+0482 a symbol, U+0483 a mark, U+0481 a letter
 # outside the range, Greek, Latin).
