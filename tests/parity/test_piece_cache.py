@@ -303,12 +303,12 @@ def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():
 
 def test_growth_in_a_forked_child():
     """The tables of the next growth are backed on a thread of their own
-    once an eighth of the growth's count was cached. A child forked
+    once half of the growth's count was cached. A child forked
     meanwhile does not have that thread: its growth must not wait for it,
     and its ids stay exact."""
     ref, ours = corpus.hf_pair("llama3")
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
-    first = "".join(random_words(23, GROW_AFTER // 8 + 500))  # past the point the next tables are prepared
+    first = "".join(random_words(23, GROW_AFTER // 2 + 500))  # past the point the next tables are prepared
     later = "".join(random_words(29, GROW_AFTER + 2000))  # on through the growth
     want_first, want_later = expected(first), expected(later)
     assert ours.encode(first, add_special_tokens=False) == want_first
@@ -353,8 +353,8 @@ def test_growth_inside_a_split_encode():
 
 
 def test_reported_memory_counts_the_prepared_tables_and_stays_within_the_bound():
-    """The tables of the next growth are held from an eighth of the
-    growth's count on. debug_info's piece_cache_bytes counts them, and the
+    """The tables of the next growth are held from half of the growth's
+    count on. debug_info's piece_cache_bytes counts them, and the
     cache stays within its bound at every step, through two growths."""
     _, ours = corpus.hf_pair("llama3")
     bound = int(ours.debug_info()["piece_cache_bound"])

@@ -340,14 +340,17 @@ class PieceCache {
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
   // grew (CJK text fills the long and huge tables long before the short
-  // one). The next tables are prepared at an eighth of that, so that the
+  // one). The next tables are prepared at half of that, so that the
   // growth does not wait for their memory; while another thread is still
   // backing it (fresh memory can be slow to back: tens of ms a MB on a
-  // busy VM), the growth waits, and the cache evicts meanwhile.
+  // busy VM), the growth waits, and the cache evicts meanwhile. Not
+  // sooner: a text that never grows the cache would back memory it never
+  // uses, and the backing slows this thread too (bench/README.md,
+  // fifteenth session).
   void Counted(size_t* count, size_t slots) {
     ++*count;
     if (!can_grow_) return;
-    if (*count == slots / 16) PrepareGrow();
+    if (*count == slots / 4) PrepareGrow();
     if (*count >= slots / 2 && (!prepared_ || ahead_.Done()) && GrowthPays()) Grow();
   }
   // In a split encode every CPU encodes, so a growth (backing up to tens
