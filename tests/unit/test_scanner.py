@@ -130,16 +130,20 @@ def test_random_shortcuts(name, alphabet, data):
 # punctuation runs taking line breaks (and o200k's '/'), digit runs longer
 # than k, o200k's case changes inside words and contractions after them;
 # and non-ASCII bytes at every offset of a block end the stretch it decides.
-# Llama-3's, Qwen's and cl100k's blocks also take Cyrillic letters (U+0400-U+047F):
-# the first and last of them, and the two-byte characters around them that
-# are no letter of theirs (U+0482 a symbol, U+0483 a mark, U+0481 a letter
-# outside the range, Greek, Latin).
+# Llama-3's, Qwen's and cl100k's blocks also take two-byte letters: U+00C0-U+027F
+# but × and ÷, and Cyrillic's U+0400-U+047F. Here the first and last of those
+# ranges, × and ÷, ſ (which (?i) folds to s: "'ſ" is a contraction), and the
+# two-byte characters around them that are no letter of theirs (U+00BF and
+# U+00A0, U+0280 a letter past the range, U+02C2 a symbol, U+0300 a mark,
+# U+0482 a symbol, U+0483 a mark, U+0481 a letter outside the range, Greek).
 BLOCK_ALPHABET = list("aAzZsStTlLrReEvVmMdD09'' \t\r\n\x0b\x0c\x1c/.,;!$-_") + [
     "\u00e9", "\u00a0", "\u0663", "\u017f", "\u0400", "\u043f", "\u0440", "\u047f", "\u0451", "\u0416",
-    "\u0481", "\u0482", "\u0483", "\u03a3"]
+    "\u0481", "\u0482", "\u0483", "\u03a3", "\u00c0", "\u00d7", "\u00f7", "\u00ff", "\u00bf", "\u0100",
+    "\u024f", "\u027f", "\u0280", "\u02c2", "\u0300", "\u00df", "\u011f", "\u0131"]
 BLOCK_TEXT = ("don't I'LL we've 'tis x'sa 're'ller .word x.word  .x \tword\t.x  1 12345678 a\n\n  b .\n\n x .\r\n"
               "  \n \n c 'S ''s a  \n\t\x0b\x0cq; //x !!\n-y I'm 3'd helloWorld HTMLParser aBC don'tcha x's's x'rE"
-              " WE'RE ./\n .\n/x */\n\n/ a/b Привет, мир! 'tпр x'Ѐѿ .ёж\tЖ1 aб2 вс'S ")
+              " WE'RE ./\n .\n/x */\n\n/ a/b Привет, мир! 'tпр x'Ѐѿ .ёж\tЖ1 aб2 вс'S "
+              "Grüße, café ÿé 2×3 ÷4 x'ſa 'ſ 'ſt İstanbul'da ağaç ǅɏɐʯ ʰx à'S 'é ")
 BLOCK_PATTERNS = ["llama3", "qwen", "cl100k", "o200k-hf", "o200k"]
 
 
@@ -158,6 +162,7 @@ def test_ascii_blocks_at_every_offset(name):
     pattern, rust = PATTERNS[name]
     base = BLOCK_TEXT * 2
     texts = [base[k:] for k in range(len(BLOCK_TEXT))]
-    texts += [base[:k] + stop + base[k:] for k in range(1, 130) for stop in ("\u00e9", "\u00a0", "\u0663", "\u0482")]
+    texts += [base[:k] + stop + base[k:] for k in range(1, 130)
+              for stop in ("\u00e9", "\u00a0", "\u0663", "\u0482", "\u00d7", "\u0280")]
     for text in texts:
         assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma"), repr(text)

@@ -12,8 +12,9 @@
 // nothing before it matters: the patterns look only ahead. What the
 // block's bytes cannot decide (a run that reaches a non-ASCII byte or the
 // block's end, a contraction's letters) is left to the scanner's other
-// paths. For Llama-3, Qwen and cl100k the blocks also take Cyrillic
-// letters (kCyrillic), which are letters like any other.
+// paths. For Llama-3, Qwen and cl100k the blocks also take the two-byte
+// letters of Latin and Cyrillic text (kTwoByteLetters), which are letters
+// like any other.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,51 +33,60 @@ constexpr size_t kBytes = 64;
 // The families whose rules Starts knows.
 template <AsciiFamily F>
 constexpr bool kCovers = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k;
-// The families whose blocks also take Cyrillic letters (U+0400-U+047F,
-// two bytes: D0 or D1, then a continuation byte; every one of them is
-// \p{L}). o200k's words also split at case changes, which these bytes
-// would have to tell apart: its blocks stop at them.
+// The families whose blocks also take two-byte letters: U+00C0-U+027F
+// (Latin-1's letters, Latin Extended-A and -B, IPA; lead bytes C3-C9)
+// but U+00D7 and U+00F7 (× and ÷, C3 97 and C3 B7), and Cyrillic's
+// U+0400-U+047F (D0, D1). Every other code point of those is \p{L}.
+// o200k's words also split at case changes, which these bytes would have
+// to tell apart: its blocks stop at them.
 template <AsciiFamily F>
-constexpr bool kCyrillic = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k;
+constexpr bool kTwoByteLetters = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k;
 
 #if defined(__SSE2__)
 
 // Bit k of each mask: the class of byte k.
 struct Masks {
-  uint64_t letter, upper, digit, space, blank, newline, high, apostrophe, slash;
+  uint64_t letter, upper, digit, space, blank, newline, high, nonascii, apostrophe, slash;
 };
 
-// The bytes of v that may start a Cyrillic letter (D0, D1), and the
-// continuation bytes.
-inline __m128i CyrillicLeads(__m128i v) { return ascii_match::InRange(v, static_cast<char>(0xD0), 1); }
+// The bytes of v that may start a two-byte letter (C3-C9, D0, D1), and
+// the continuation bytes.
+inline __m128i TwoByteLeads(__m128i v) {
+  return _mm_or_si128(ascii_match::InRange(v, static_cast<char>(0xC3), 6),
+                      ascii_match::InRange(v, static_cast<char>(0xD0), 1));
+}
 inline __m128i Continuations(__m128i v) { return ascii_match::InRange(v, static_cast<char>(0x80), 0x3F); }
+inline bool IsTwoByteLead(unsigned char b) { return (b >= 0xC3 && b <= 0xC9) || (b & 0xFE) == 0xD0; }
 
 // Whether the block at p is worth classifying: its first 16 bytes are
-// ASCII, or for kCyrillic<F> ASCII and Cyrillic letters (in other scripts
-// the code-point paths decide most pre-tokens).
+// ASCII, or for kTwoByteLetters<F> ASCII and two-byte letters' bytes (in
+// other scripts the code-point paths decide most pre-tokens).
 template <AsciiFamily F>
 inline bool Worth(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const bool ascii = _mm_movemask_epi8(v) == 0;
-  if constexpr (kCyrillic<F>) {
+  if constexpr (kTwoByteLetters<F>) {
     if (ascii) return true;
     // Every pre-token of other scripts asks: most start with a byte that
     // turns them away.
     const auto b = static_cast<unsigned char>(p[0]);
-    if (b >= 0x80 && (b & 0xFE) != 0xD0) return false;
-    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(CyrillicLeads(v), Continuations(v)), v)) == 0;
+    if (b >= 0x80 && !IsTwoByteLead(b)) return false;
+    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(TwoByteLeads(v), Continuations(v)), v)) == 0;
   }
   return ascii;
 }
 
 // The classes of the bytes up to the first 16 that hold a non-ASCII byte
 // (`high` has its bit; the classes of the bytes after it are 0), or for
-// kCyrillic<F> one that is no Cyrillic letter's. A Cyrillic letter's two
-// bytes are letters; a non-ASCII byte of no such pair is `high`.
+// kTwoByteLetters<F> one that is no two-byte letter's. A two-byte
+// letter's bytes are letters; a non-ASCII byte of no such pair is `high`.
+// `nonascii`: every byte of 0x80 and above, letters or not.
 template <AsciiFamily F>
 inline Masks Classify(const char* p) {
   Masks m{};
-  uint64_t lead = 0, cont = 0, stop = 0;  // Cyrillic: D0 or D1, continuation bytes, other non-ASCII bytes
+  // Two-byte letters: lead bytes, continuation bytes, C3 and the
+  // continuations of × and ÷ after it; other non-ASCII bytes (stop).
+  uint64_t lead = 0, cont = 0, c3 = 0, not_letter = 0, stop = 0;
   for (unsigned k = 0; k < kBytes / 16 && stop == 0; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     const auto in = ascii_match::InRange;
@@ -93,19 +103,23 @@ inline Masks Classify(const char* p) {
     m.high |= high;
     m.apostrophe |= bits(is('\''));
     m.slash |= bits(is('/'));
-    if constexpr (kCyrillic<F>) {
-      lead |= bits(CyrillicLeads(v));
+    if constexpr (kTwoByteLetters<F>) {
+      lead |= bits(TwoByteLeads(v));
       cont |= bits(Continuations(v));
+      c3 |= bits(is(static_cast<char>(0xC3)));
+      not_letter |= bits(_mm_or_si128(is(static_cast<char>(0x97)), is(static_cast<char>(0xB7))));
       stop = m.high & ~(lead | cont);
     } else {
       stop = high;
     }
   }
-  if constexpr (kCyrillic<F>) {
-    const uint64_t pairs = lead & (cont >> 1);  // a lead byte with its continuation byte after it
-    const uint64_t cyrillic = pairs | pairs << 1;
-    m.letter |= cyrillic;
-    m.high &= ~cyrillic;
+  m.nonascii = m.high;
+  if constexpr (kTwoByteLetters<F>) {
+    // A lead byte with its continuation byte after it, but × and ÷.
+    const uint64_t pairs = lead & (cont >> 1) & ~(c3 & (not_letter >> 1));
+    const uint64_t letters = pairs | pairs << 1;
+    m.letter |= letters;
+    m.high &= ~letters;
   }
   return m;
 }
@@ -187,6 +201,12 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
   for (uint64_t ap = apostrophes; ap != 0; ap &= ap - 1) {
     const unsigned a = static_cast<unsigned>(__builtin_ctzll(ap));
     if (a + 4 >= limit) {
+      lower_limit(a);
+      break;
+    }
+    // A letter after the apostrophe that is not ASCII may fold to one
+    // under (?i) (ſ to s): left to the scanner.
+    if ((m.nonascii >> (a + 1)) & 3) {
       lower_limit(a);
       break;
     }
