@@ -12,9 +12,8 @@
 // nothing before it matters: the patterns look only ahead. What the
 // block's bytes cannot decide (a run that reaches a non-ASCII byte or the
 // block's end, a contraction's letters) is left to the scanner's other
-// paths. For Llama-3, Qwen and cl100k the blocks also take the two-byte
-// letters of Latin and Cyrillic text (kTwoByteLetters), which are letters
-// like any other.
+// paths. The blocks also take the two-byte letters of Latin and Cyrillic
+// text (kTwoByteLetters), which are letters like any other.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,14 +32,18 @@ constexpr size_t kBytes = 64;
 // The families whose rules Starts knows.
 template <AsciiFamily F>
 constexpr bool kCovers = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k;
-// The families whose blocks also take two-byte letters: U+00C0-U+027F
-// (Latin-1's letters, Latin Extended-A and -B, IPA; lead bytes C3-C9)
-// but U+00D7 and U+00F7 (× and ÷, C3 97 and C3 B7), and Cyrillic's
-// U+0400-U+047F (D0, D1). Every other code point of those is \p{L}.
-// o200k's words also split at case changes, which these bytes would have
-// to tell apart: its blocks stop at them.
+// Every family's blocks also take two-byte letters. Llama-3's and
+// cl100k's: U+00C0-U+027F (Latin-1's letters, Latin Extended-A and -B,
+// IPA; lead bytes C3-C9) but U+00D7 and U+00F7 (× and ÷, C3 97 and C3
+// B7), and Cyrillic's U+0400-U+047F (D0, D1); every other code point of
+// those is \p{L}. o200k's words also split where an upper-case letter
+// follows a lower-case one (kCased): its blocks take only letters whose
+// case the bytes tell simply, U+00C0-U+00FF (upper-case to U+00DE) and
+// U+0400-U+045F (upper-case to U+042F), all \p{Lu} or \p{Ll}.
 template <AsciiFamily F>
-constexpr bool kTwoByteLetters = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k;
+constexpr bool kTwoByteLetters = kCovers<F>;
+template <AsciiFamily F>
+constexpr bool kCased = F == AsciiFamily::kO200k;
 
 #if defined(__SSE2__)
 
@@ -49,14 +52,19 @@ struct Masks {
   uint64_t letter, upper, digit, space, blank, newline, high, nonascii, apostrophe, slash;
 };
 
-// The bytes of v that may start a two-byte letter (C3-C9, D0, D1), and
-// the continuation bytes.
+// The bytes of v that may start a two-byte letter (C3, with C4-C9 unless
+// kCased<F>; D0, D1), and the continuation bytes.
+template <AsciiFamily F>
 inline __m128i TwoByteLeads(__m128i v) {
-  return _mm_or_si128(ascii_match::InRange(v, static_cast<char>(0xC3), 6),
+  const auto c = static_cast<char>(0xC3);
+  return _mm_or_si128(kCased<F> ? _mm_cmpeq_epi8(v, _mm_set1_epi8(c)) : ascii_match::InRange(v, c, 6),
                       ascii_match::InRange(v, static_cast<char>(0xD0), 1));
 }
 inline __m128i Continuations(__m128i v) { return ascii_match::InRange(v, static_cast<char>(0x80), 0x3F); }
-inline bool IsTwoByteLead(unsigned char b) { return (b >= 0xC3 && b <= 0xC9) || (b & 0xFE) == 0xD0; }
+template <AsciiFamily F>
+inline bool IsTwoByteLead(unsigned char b) {
+  return (b >= 0xC3 && b <= (kCased<F> ? 0xC3 : 0xC9)) || (b & 0xFE) == 0xD0;
+}
 
 // Whether the block at p is worth classifying: its first 16 bytes are
 // ASCII, or for kTwoByteLetters<F> ASCII and two-byte letters' bytes (in
@@ -70,8 +78,8 @@ inline bool Worth(const char* p) {
     // Every pre-token of other scripts asks: most start with a byte that
     // turns them away.
     const auto b = static_cast<unsigned char>(p[0]);
-    if (b >= 0x80 && !IsTwoByteLead(b)) return false;
-    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(TwoByteLeads(v), Continuations(v)), v)) == 0;
+    if (b >= 0x80 && !IsTwoByteLead<F>(b)) return false;
+    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(TwoByteLeads<F>(v), Continuations(v)), v)) == 0;
   }
   return ascii;
 }
@@ -79,14 +87,18 @@ inline bool Worth(const char* p) {
 // The classes of the bytes up to the first 16 that hold a non-ASCII byte
 // (`high` has its bit; the classes of the bytes after it are 0), or for
 // kTwoByteLetters<F> one that is no two-byte letter's. A two-byte
-// letter's bytes are letters; a non-ASCII byte of no such pair is `high`.
+// letter's bytes are letters (and for kCased<F> both bytes of an
+// upper-case one `upper`); a non-ASCII byte of no such pair is `high`.
 // `nonascii`: every byte of 0x80 and above, letters or not.
 template <AsciiFamily F>
 inline Masks Classify(const char* p) {
   Masks m{};
   // Two-byte letters: lead bytes, continuation bytes, C3 and the
   // continuations of × and ÷ after it; other non-ASCII bytes (stop).
+  // kCased<F>: D0, D1, and the continuations that give U+0400-U+045F
+  // after D1 (80-9F), upper case after C3 (80-9E) and after D0 (80-AF).
   uint64_t lead = 0, cont = 0, c3 = 0, not_letter = 0, stop = 0;
+  uint64_t d0 = 0, d1 = 0, cont_d1 = 0, upper_c3 = 0, upper_d0 = 0;
   for (unsigned k = 0; k < kBytes / 16 && stop == 0; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     const auto in = ascii_match::InRange;
@@ -104,10 +116,17 @@ inline Masks Classify(const char* p) {
     m.apostrophe |= bits(is('\''));
     m.slash |= bits(is('/'));
     if constexpr (kTwoByteLetters<F>) {
-      lead |= bits(TwoByteLeads(v));
+      lead |= bits(TwoByteLeads<F>(v));
       cont |= bits(Continuations(v));
       c3 |= bits(is(static_cast<char>(0xC3)));
       not_letter |= bits(_mm_or_si128(is(static_cast<char>(0x97)), is(static_cast<char>(0xB7))));
+      if constexpr (kCased<F>) {
+        d0 |= bits(is(static_cast<char>(0xD0)));
+        d1 |= bits(is(static_cast<char>(0xD1)));
+        cont_d1 |= bits(in(v, static_cast<char>(0x80), 0x1F));
+        upper_c3 |= bits(in(v, static_cast<char>(0x80), 0x1E));
+        upper_d0 |= bits(in(v, static_cast<char>(0x80), 0x2F));
+      }
       stop = m.high & ~(lead | cont);
     } else {
       stop = high;
@@ -116,7 +135,13 @@ inline Masks Classify(const char* p) {
   m.nonascii = m.high;
   if constexpr (kTwoByteLetters<F>) {
     // A lead byte with its continuation byte after it, but × and ÷.
-    const uint64_t pairs = lead & (cont >> 1) & ~(c3 & (not_letter >> 1));
+    const uint64_t symbols = c3 & (not_letter >> 1);
+    uint64_t pairs = lead & (cont >> 1) & ~symbols;
+    if constexpr (kCased<F>) {
+      pairs = ((c3 | d0) & (cont >> 1) & ~symbols) | (d1 & (cont_d1 >> 1));
+      const uint64_t uppers = ((c3 & (upper_c3 >> 1)) & ~symbols) | (d0 & (upper_d0 >> 1));
+      m.upper |= uppers | uppers << 1;
+    }
     const uint64_t letters = pairs | pairs << 1;
     m.letter |= letters;
     m.high &= ~letters;
