@@ -171,3 +171,35 @@ def test_ascii_blocks_at_every_offset(name):
               for stop in ("\u00e9", "\u00a0", "\u0663", "\u0482", "\u00d7", "\u0280")]
     for text in texts:
         assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma"), repr(text)
+
+
+# Runs of three-byte letters (CJK ideographs, kana, Hangul syllables): the
+# first and last letters of their ranges, the letters just outside them
+# (U+9FC0, U+D7A3, U+3400, a four-byte ideograph), and the characters
+# inside or next to the kana ranges that are no letters: gaps (U+3040,
+# U+3097, U+D7A4), marks (U+3099), symbols (U+309B, U+4DFF), U+30A0 and
+# U+30FB, and CJK punctuation, at every offset of a run.
+CJK_LETTERS = ["\u4e00", "\u4fff", "\u5000", "\u8fff", "\u9000", "\u9fbf", "\u3041", "\u3096", "\u309d", "\u309f",
+               "\u30a1", "\u30bf", "\u30c0", "\u30fa", "\u30fc", "\u30ff", "\uac00", "\ud77f", "\u65e5", "\u672c"]
+CJK_OTHERS = ["\u9fc0", "\ud7a3", "\u3400", "\U00020000", "\u3040", "\u3097", "\u3099", "\u309b", "\u309c", "\u30a0",
+              "\u30fb", "\u4dff", "\u3001", "\u3002", "\uff0c", "\ud7a4", "a", " ", "1", "'", "\n", "\u00e9", "\u0416"]
+CJK_TEXT = "".join(CJK_LETTERS) * 3
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_random_three_byte_letter_runs(name, data):
+    others = data.draw(st.lists(st.sampled_from(CJK_OTHERS), min_size=1, max_size=6, unique=True))
+    text = data.draw(st.text(alphabet=st.sampled_from(CJK_LETTERS * 4 + others), min_size=1, max_size=200))
+    pattern, rust = PATTERNS[name]
+    assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma")
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_three_byte_letter_runs_stop_at_every_offset(name):
+    pattern, rust = PATTERNS[name]
+    texts = [CJK_TEXT[:n] for n in range(len(CJK_TEXT) + 1)]  # every end, near the text's end too
+    texts += [CJK_TEXT[:k] + stop + CJK_TEXT[k:] for k in range(0, 12) for stop in CJK_OTHERS]
+    for text in texts:
+        assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma"), repr(text)
