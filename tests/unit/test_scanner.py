@@ -134,21 +134,25 @@ def test_random_shortcuts(name, alphabet, data):
 # U+00C0-U+027F but × and ÷, and Cyrillic's U+0400-U+047F; o200k's, whose
 # words split at case changes, U+00C0-U+00FF and U+0400-U+045F (upper case
 # to U+00DE and U+042F). Here the first and last of those ranges and of
-# their cases, × and ÷, ſ (which (?i) folds to s: "'ſ" is a contraction), and
-# the two-byte characters around them that are no letter of theirs (U+00BF
-# and U+00A0, U+0280 a letter past the range, U+02C2 a symbol, U+0300 a
-# mark, U+0482 a symbol, U+0483 a mark, U+0481 and U+0460 letters outside
-# o200k's range, Greek).
+# their cases, × and ÷, ſ (which (?i) folds to s: "'ſ" is a contraction), the
+# two-byte characters around them that are no letter of theirs (U+00BF and
+# U+00A0, U+02C2 a symbol, U+0300 a mark, U+0482 a symbol, U+0483 a mark),
+# letters past them (U+0280, U+0460, U+0481), and the letters of other
+# two-byte scripts (Greek, Armenian, Hebrew, Arabic: Lu, Ll, Lo, Lm), which
+# stop a block, beside their marks, digits, punctuation and gaps.
 BLOCK_ALPHABET = list("aAzZsStTlLrReEvVmMdD09'' \t\r\n\x0b\x0c\x1c/.,;!$-_") + [
     "\u00e9", "\u00a0", "\u0663", "\u017f", "\u0400", "\u043f", "\u0440", "\u047f", "\u0451", "\u0416",
     "\u0481", "\u0482", "\u0483", "\u03a3", "\u00c0", "\u00d7", "\u00f7", "\u00ff", "\u00bf", "\u0100",
     "\u024f", "\u027f", "\u0280", "\u02c2", "\u0300", "\u00df", "\u011f", "\u0131", "\u00de", "\u042f",
-    "\u0430", "\u045f", "\u0460"]
+    "\u0430", "\u045f", "\u0460", "\u03b1", "\u03a9", "\u03c2", "\u0390", "\u0387", "\u0384", "\u0378",
+    "\u0531", "\u0561", "\u05d0", "\u05b0", "\u0627", "\u0640", "\u064e", "\u0660", "\u061f", "\u06a9",
+    "\u00aa", "\u00b5", "\u01c5", "\u02b0", "\u07fa"]
 BLOCK_TEXT = ("don't I'LL we've 'tis x'sa 're'ller .word x.word  .x \tword\t.x  1 12345678 a\n\n  b .\n\n x .\r\n"
               "  \n \n c 'S ''s a  \n\t\x0b\x0cq; //x !!\n-y I'm 3'd helloWorld HTMLParser aBC don'tcha x's's x'rE"
               " WE'RE ./\n .\n/x */\n\n/ a/b Привет, мир! 'tпр x'Ѐѿ .ёж\tЖ1 aб2 вс'S "
               "Grüße, café ÿé 2×3 ÷4 x'ſa 'ſ 'ſt İstanbul'da ağaç ǅɏɐʯ ʰx à'S 'é "
-              "aÀb ÀÉé éA ÞßÐ helloÀWorld МоскваЯя ЁёЯ џѠѡ naïveTÉ É's ")
+              "aÀb ÀÉé éA ÞßÐ helloÀWorld МоскваЯя ЁёЯ џѠѡ naïveTÉ É's "
+              "Καλημέρα κόσμε· ΩραίαΑ. مرحبا بالعالم، کتابِ فارسی؟ ٠١ שלום עולם Բարեւ աշխարհ ªµº ǅa aǅ ʰʰ x'ﬀ ")
 BLOCK_PATTERNS = ["llama3", "qwen", "cl100k", "o200k-hf", "o200k"]
 
 
@@ -168,7 +172,7 @@ def test_ascii_blocks_at_every_offset(name):
     base = BLOCK_TEXT * 2
     texts = [base[k:] for k in range(len(BLOCK_TEXT))]
     texts += [base[:k] + stop + base[k:] for k in range(1, 130)
-              for stop in ("\u00e9", "\u00a0", "\u0663", "\u0482", "\u00d7", "\u0280")]
+              for stop in ("\u00e9", "\u00a0", "\u0663", "\u0482", "\u00d7", "\u0280", "\u0387", "\u064e")]
     for text in texts:
         assert spans(pattern, rust, text) == T.regex_find_all(pattern, text, "rust" if rust else "oniguruma"), repr(text)
 
