@@ -13,7 +13,7 @@
 // block's bytes cannot decide (a run that reaches a non-ASCII byte or the
 // block's end, a contraction's letters) is left to the scanner's other
 // paths. The blocks also take the two-byte letters of Latin and Cyrillic
-// text (kTwoByteLetters), which are letters like any other.
+// text (see TwoByteLeads), which are letters like any other.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,16 +32,14 @@ constexpr size_t kBytes = 64;
 // The families whose rules Starts knows.
 template <AsciiFamily F>
 constexpr bool kCovers = F == AsciiFamily::kLlama3 || F == AsciiFamily::kCl100k || F == AsciiFamily::kO200k;
-// Every family's blocks also take two-byte letters. Llama-3's and
-// cl100k's: U+00C0-U+027F (Latin-1's letters, Latin Extended-A and -B,
-// IPA; lead bytes C3-C9) but U+00D7 and U+00F7 (× and ÷, C3 97 and C3
-// B7), and Cyrillic's U+0400-U+047F (D0, D1); every other code point of
-// those is \p{L}. o200k's words also split where an upper-case letter
-// follows a lower-case one (kCased): its blocks take only letters whose
-// case the bytes tell simply, U+00C0-U+00FF (upper-case to U+00DE) and
+// The blocks also take two-byte letters. Llama-3's and cl100k's:
+// U+00C0-U+027F (Latin-1's letters, Latin Extended-A and -B, IPA; lead
+// bytes C3-C9) but U+00D7 and U+00F7 (× and ÷, C3 97 and C3 B7), and
+// Cyrillic's U+0400-U+047F (D0, D1); every other code point of those is
+// \p{L}. o200k's words also split where an upper-case letter follows a
+// lower-case one (kCased): its blocks take only letters whose case the
+// bytes tell simply, U+00C0-U+00FF (upper-case to U+00DE) and
 // U+0400-U+045F (upper-case to U+042F), all \p{Lu} or \p{Ll}.
-template <AsciiFamily F>
-constexpr bool kTwoByteLetters = kCovers<F>;
 template <AsciiFamily F>
 constexpr bool kCased = F == AsciiFamily::kO200k;
 
@@ -67,28 +65,24 @@ inline bool IsTwoByteLead(unsigned char b) {
 }
 
 // Whether the block at p is worth classifying: its first 16 bytes are
-// ASCII, or for kTwoByteLetters<F> ASCII and two-byte letters' bytes (in
-// other scripts the code-point paths decide most pre-tokens).
+// ASCII and two-byte letters' bytes (in other scripts the code-point
+// paths decide most pre-tokens).
 template <AsciiFamily F>
 inline bool Worth(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const bool ascii = _mm_movemask_epi8(v) == 0;
-  if constexpr (kTwoByteLetters<F>) {
-    if (ascii) return true;
-    // Every pre-token of other scripts asks: most start with a byte that
-    // turns them away.
-    const auto b = static_cast<unsigned char>(p[0]);
-    if (b >= 0x80 && !IsTwoByteLead<F>(b)) return false;
-    return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(TwoByteLeads<F>(v), Continuations(v)), v)) == 0;
-  }
-  return ascii;
+  if (_mm_movemask_epi8(v) == 0) return true;
+  // Every pre-token of other scripts asks: most start with a byte that
+  // turns them away.
+  const auto b = static_cast<unsigned char>(p[0]);
+  if (b >= 0x80 && !IsTwoByteLead<F>(b)) return false;
+  return _mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(TwoByteLeads<F>(v), Continuations(v)), v)) == 0;
 }
 
 // The classes of the bytes up to the first 16 that hold a non-ASCII byte
-// (`high` has its bit; the classes of the bytes after it are 0), or for
-// kTwoByteLetters<F> one that is no two-byte letter's. A two-byte
-// letter's bytes are letters (and for kCased<F> both bytes of an
-// upper-case one `upper`); a non-ASCII byte of no such pair is `high`.
+// that is no two-byte letter's (`high` has its bit; the classes of the
+// bytes after it are 0). A two-byte letter's bytes are letters (and for
+// kCased<F> both bytes of an upper-case one `upper`); a non-ASCII byte of
+// no such pair is `high`.
 // `nonascii`: every byte of 0x80 and above, letters or not.
 template <AsciiFamily F>
 inline Masks Classify(const char* p) {
@@ -111,41 +105,34 @@ inline Masks Classify(const char* p) {
     m.space |= bits(is(' '));
     m.blank |= bits(_mm_or_si128(_mm_andnot_si128(newline, in(v, '\t', 4)), is(' ')));  // \s but \r \n
     m.newline |= bits(newline);
-    const uint64_t high = bits(v);
-    m.high |= high;
+    m.high |= bits(v);
     m.apostrophe |= bits(is('\''));
     m.slash |= bits(is('/'));
-    if constexpr (kTwoByteLetters<F>) {
-      lead |= bits(TwoByteLeads<F>(v));
-      cont |= bits(Continuations(v));
-      c3 |= bits(is(static_cast<char>(0xC3)));
-      not_letter |= bits(_mm_or_si128(is(static_cast<char>(0x97)), is(static_cast<char>(0xB7))));
-      if constexpr (kCased<F>) {
-        d0 |= bits(is(static_cast<char>(0xD0)));
-        d1 |= bits(is(static_cast<char>(0xD1)));
-        cont_d1 |= bits(in(v, static_cast<char>(0x80), 0x1F));
-        upper_c3 |= bits(in(v, static_cast<char>(0x80), 0x1E));
-        upper_d0 |= bits(in(v, static_cast<char>(0x80), 0x2F));
-      }
-      stop = m.high & ~(lead | cont);
-    } else {
-      stop = high;
+    lead |= bits(TwoByteLeads<F>(v));
+    cont |= bits(Continuations(v));
+    c3 |= bits(is(static_cast<char>(0xC3)));
+    not_letter |= bits(_mm_or_si128(is(static_cast<char>(0x97)), is(static_cast<char>(0xB7))));
+    if constexpr (kCased<F>) {
+      d0 |= bits(is(static_cast<char>(0xD0)));
+      d1 |= bits(is(static_cast<char>(0xD1)));
+      cont_d1 |= bits(in(v, static_cast<char>(0x80), 0x1F));
+      upper_c3 |= bits(in(v, static_cast<char>(0x80), 0x1E));
+      upper_d0 |= bits(in(v, static_cast<char>(0x80), 0x2F));
     }
+    stop = m.high & ~(lead | cont);
   }
   m.nonascii = m.high;
-  if constexpr (kTwoByteLetters<F>) {
-    // A lead byte with its continuation byte after it, but × and ÷.
-    const uint64_t symbols = c3 & (not_letter >> 1);
-    uint64_t pairs = lead & (cont >> 1) & ~symbols;
-    if constexpr (kCased<F>) {
-      pairs = ((c3 | d0) & (cont >> 1) & ~symbols) | (d1 & (cont_d1 >> 1));
-      const uint64_t uppers = ((c3 & (upper_c3 >> 1)) & ~symbols) | (d0 & (upper_d0 >> 1));
-      m.upper |= uppers | uppers << 1;
-    }
-    const uint64_t letters = pairs | pairs << 1;
-    m.letter |= letters;
-    m.high &= ~letters;
+  // A lead byte with its continuation byte after it, but × and ÷.
+  const uint64_t symbols = c3 & (not_letter >> 1);
+  const uint64_t pairs = kCased<F> ? ((c3 | d0) & (cont >> 1) & ~symbols) | (d1 & (cont_d1 >> 1))
+                                   : lead & (cont >> 1) & ~symbols;
+  if constexpr (kCased<F>) {
+    const uint64_t uppers = ((c3 & (upper_c3 >> 1)) & ~symbols) | (d0 & (upper_d0 >> 1));
+    m.upper |= uppers | uppers << 1;
   }
+  const uint64_t letters = pairs | pairs << 1;
+  m.letter |= letters;
+  m.high &= ~letters;
   return m;
 }
 
@@ -235,7 +222,7 @@ inline uint64_t Starts(const char* p, size_t max_digits, unsigned* decided) {
       lower_limit(a);
       break;
     }
-    // The contraction's length, or 0 (its bytes are ASCII: a + 4 < limit).
+    // The contraction's length, or 0 (its bytes are ASCII: tested above).
     const unsigned n = static_cast<unsigned>(ascii_match::ContractionAt(std::string_view(p, kBytes), a) - a);
     if constexpr (F == AsciiFamily::kO200k) {
       if (n == 0 || a == suffix_end) continue;

@@ -164,7 +164,7 @@ size_t Scanner::FindSomeFor(const Scanner& self, std::string_view s, size_t i, S
   Span* const o_end = out + cap;
   while (i < s.size() && o != o_end) {
     if constexpr (ascii_blocks::kCovers<F>) {
-      // ASCII text (and two-byte letters, see kTwoByteLetters) a block at a time.
+      // ASCII text (and two-byte letters, see TwoByteLeads) a block at a time.
       if (s.size() - i >= ascii_blocks::kBytes && ascii_blocks::Worth<F>(s.data() + i)) {
         unsigned decided;
         const uint64_t starts = ascii_blocks::Starts<F>(s.data() + i, self.max_digits_, &decided);
