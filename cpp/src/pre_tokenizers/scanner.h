@@ -4,8 +4,8 @@
 // (leftmost-first, as in the regex), each alternative a small loop over
 // Unicode categories. Most pre-tokens never reach that list: each family's
 // shortcuts decide them first, 64 bytes of ASCII text at a time
-// (ascii_blocks.h: Llama-3, cl100k, o200k; two-byte Latin and Cyrillic
-// letters too for Llama-3 and cl100k), else from bytes
+// (ascii_blocks.h: Llama-3, cl100k, o200k, with the two-byte letters of
+// Latin and Cyrillic text), else from bytes
 // (ascii_match.h), else one code point at a time (unicode_match.h). They
 // give exactly the regex engine's matches (a test compares them on the
 // corpus and random text) at a fraction of the cost.
