@@ -41,8 +41,11 @@ def rss_kb(field: str = "VmRSS") -> int:
 
 
 def thread_env(threads: int) -> dict:
-    """The environment of a worker whose libraries use `threads` threads."""
+    """The environment of a worker whose libraries use `threads` threads.
+    fastokens sizes its own pool (not rayon's) from FASTOKENS_BPE_THREADS
+    and, left to itself, encodes one input of 64 KiB or more on every core."""
     return {"RAYON_NUM_THREADS": str(threads), "MTOK_NUM_THREADS": str(threads),
+            "FASTOKENS_BPE_THREADS": str(threads),
             "TOKENIZERS_PARALLELISM": "true" if threads > 1 else "false"}
 
 
@@ -113,7 +116,8 @@ def corpus_pass(peer, spec, chunks, threads) -> dict:
 def fresh_rounds(spec, selected, job, repeats, env=None, log=print):
     """{lib: [result, ...]} (or {lib: error}) of `job` (a dict, without its
     "lib") run in a fresh worker process per library and repeat, the
-    libraries taking turns in a rotated order."""
+    libraries taking turns in a rotated order. `env` defaults to
+    thread_env(1): every library on one thread."""
     from . import rc3
     from .subproc import run_job
 
@@ -123,7 +127,7 @@ def fresh_rounds(spec, selected, job, repeats, env=None, log=print):
         for p in libs[r % len(libs):] + libs[:r % len(libs)]:
             if not isinstance(results[p.name], list):
                 continue  # failed already
-            res = run_job(dict(job, spec=spec.to_dict(), lib=p.name), env=env,
+            res = run_job(dict(job, spec=spec.to_dict(), lib=p.name), env=env or thread_env(1),
                           python=str(rc3.PYTHON) if p.remote else None)
             results[p.name] = results[p.name] + [res] if res.get("ok") else res["error"]
     return results
