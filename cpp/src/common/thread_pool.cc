@@ -21,7 +21,6 @@ namespace {
 constexpr int kMaxWorkers = 256;
 
 thread_local bool on_worker_thread = false;
-thread_local bool in_parallel_for = false;  // a caller inside ParallelFor with helpers
 
 // One ParallelFor call. Participant p (the caller is 0) owns the items
 // p, p + P, p + 2P, ... and claims them with its own atomic counter, then
@@ -152,8 +151,6 @@ struct ThreadPool::Impl {
 
 bool ThreadPool::OnWorkerThread() { return on_worker_thread; }
 
-bool ThreadPool::InParallelWork() { return on_worker_thread || in_parallel_for; }
-
 ThreadPool& ThreadPool::Shared() {
   // Never destroyed: its detached workers park until the process exits.
   static ThreadPool* pool = [] {
@@ -184,11 +181,6 @@ void ThreadPool::ParallelFor(size_t n, int threads, const std::function<void(siz
     for (int k = 0; k < helpers; ++k) impl_->queue.push_back(job);
   }
   impl_->wake.notify_all();
-  struct Flag {
-    bool was = in_parallel_for;
-    Flag() { in_parallel_for = true; }
-    ~Flag() { in_parallel_for = was; }
-  } flag;
   job->Work(0);
   std::unique_lock<std::mutex> lock(job->mu);
   job->finished.wait(lock, [&] { return job->done.load() == n; });

@@ -18,9 +18,6 @@ class ThreadPool {
 
   // True on the pool's own worker threads (they only ever run batches).
   static bool OnWorkerThread();
-  // True on a thread that works on a ParallelFor with helpers (a worker,
-  // or the caller during the call): the other CPUs are likely busy too.
-  static bool InParallelWork();
 
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

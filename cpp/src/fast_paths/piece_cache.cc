@@ -9,7 +9,6 @@
 #include <string>
 
 #include "common/flat_hash.h"
-#include "common/thread_pool.h"
 #include "mtok/piece_cache.h"
 
 namespace mtok {
@@ -148,8 +147,6 @@ void PieceCache::Reset(size_t bound) {
   cached_short_ = cached_long_ = cached_huge_ = 0;
   hits_ = misses_ = 0;
   ForgetDrops();
-  ahead_.Wait();
-  prepared_ = false;
   in_spans_ = false;
   for (HugePageRegion& span : spans_) span.Release();
   first_.Release();
@@ -282,25 +279,6 @@ void RehashInPlace(Slot* ways, size_t old_sets, size_t grow, SetOf set_of) {
 
 }  // namespace
 
-void PieceCache::PrepareGrow() {
-  // Only when this thread works alone: inside a split encode or a batch
-  // the other CPUs are busy with it, and a thread backing memory would
-  // take one from them, for a growth that may not come.
-  if (prepared_ || ThreadPool::InParallelWork()) return;
-  // Held until the growth, maybe for good: only while the tables after it
-  // (and the first ones, until the first growth frees them) and the rings
-  // at full size fit in the bound (the last growths do not; they back
-  // their tables as they come).
-  const size_t rings = ids_.capacity() * sizeof(uint32_t) + key_bytes_.capacity();
-  if ((in_spans_ ? 0 : table_bytes_) + TableBytes(GrownBits()) + rings > bound_) return;
-  if (!ReserveSpans()) return;  // the growth tries again
-  const TableBits next = GrownBits();  // ReserveSpans may have lowered the maxima
-  // Before the first growth the spans hold nothing.
-  const SpanBytes from = in_spans_ ? BytesOf(Bits()) : SpanBytes{}, to = BytesOf(next);
-  if (!ahead_.Start([this, from, to] { BackSpans(from, to); })) BackSpans(from, to);  // no thread: now
-  prepared_ = true;
-}
-
 thread_local bool PieceCache::in_split_part_ = false;
 
 void PieceCache::ForgetDrops() {
@@ -333,17 +311,12 @@ void PieceCache::Dropped(uint64_t hash) {
 void PieceCache::Grow() {
   cached_short_ = cached_long_ = cached_huge_ = 0;
   ForgetDrops();  // the ghost bits are made again for the new sizes
-  if (!prepared_ && !ReserveSpans()) {
+  if (!ReserveSpans()) {
     can_grow_ = false;  // no memory: stay this size
     return;
   }
   const TableBits old = Bits(), next = GrownBits();  // (after ReserveSpans, which may lower the maxima)
-  if (prepared_) {
-    ahead_.Wait();  // done already when Counted asks for the growth
-    prepared_ = false;
-  } else {
-    BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
-  }
+  BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
   if (!in_spans_) {
     // The first growth: each table to the start of its span (ring
     // positions stay valid), then rehashed there as later growths are.
@@ -367,10 +340,7 @@ void PieceCache::Grow() {
 
 PieceCache::Stats PieceCache::GetStats() const {
   const size_t rings = ids_.used() * sizeof(uint32_t) + key_bytes_.used() + ghost_.size() * sizeof(uint64_t);
-  // Prepared: the spans' part the next tables add (before the first
-  // growth, all of them; first_ goes at that growth).
-  const size_t next = prepared_ ? TableBytes(GrownBits()) - (in_spans_ ? table_bytes_ : 0) : 0;
-  return {bound_, table_bytes_ + next + rings, hits_, misses_};
+  return {bound_, table_bytes_ + rings, hits_, misses_};
 }
 
 void PieceCache::Describe(std::vector<std::pair<std::string, std::string>>* out) const {

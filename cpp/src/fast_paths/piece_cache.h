@@ -248,7 +248,7 @@ class PieceCache {
 
   // What debug_info() reports.
   struct Stats {
-    size_t bound, bytes;  // the bound; the memory of the tables (the next ones too, when prepared) and rings now
+    size_t bound, bytes;  // the bound; the memory of the tables and rings now
     uint64_t hits, misses;
   };
   Stats GetStats() const;
@@ -331,27 +331,20 @@ class PieceCache {
   static SpanBytes BytesOf(const TableBits& bits);
   // Backs bytes [from[t], to[t]) of each span t.
   void BackSpans(const SpanBytes& from, const SpanBytes& to);
-  // Backs the spans for the next growth on another thread meanwhile;
-  // nothing when they are already prepared.
-  void PrepareGrow();
   // Makes the tables four times larger (up to the bound's shares),
-  // keeping every cached pre-token.
+  // keeping every cached pre-token. The new memory is backed here, on
+  // the encoding thread: backed ahead on another thread it was no sooner
+  // ready, and the backing slowed this thread more than doing it itself
+  // (one encode of 108 KB of first-seen CJK clauses: 10-12 ms with it, 5-7
+  // without; bench/README.md, sixteenth session).
   void Grow();
   // Counts a pre-token cached in a table of `slots` slots; the tables
   // grow when half as many were cached in one of them since they last
   // grew (CJK text fills the long and huge tables long before the short
-  // one). The next tables are prepared at half of that, so that the
-  // growth does not wait for their memory; while another thread is still
-  // backing it (fresh memory can be slow to back: tens of ms a MB on a
-  // busy VM), the growth waits, and the cache evicts meanwhile. Not
-  // sooner: a text that never grows the cache would back memory it never
-  // uses, and the backing slows this thread too (bench/README.md,
-  // fifteenth session).
+  // one).
   void Counted(size_t* count, size_t slots) {
     ++*count;
-    if (!can_grow_) return;
-    if (*count == slots / 4) PrepareGrow();
-    if (*count >= slots / 2 && (!prepared_ || ahead_.Done()) && GrowthPays()) Grow();
+    if (can_grow_ && *count >= slots / 2 && GrowthPays()) Grow();
   }
   // In a split encode every CPU encodes, so a growth (backing up to tens
   // of MB, then a rehash) holds up its thread with no other to take up
@@ -422,10 +415,6 @@ class PieceCache {
   HugePageRegion first_;
   HugePageRegion spans_[3];  // short, long, huge
   bool in_spans_ = false;
-  // The spans are backed for GrownBits()' sizes, or being backed by
-  // ahead_ (PrepareGrow).
-  bool prepared_ = false;
-  PopulateAhead ahead_;
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
