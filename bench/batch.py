@@ -8,10 +8,11 @@ per thread, which releases the GIL), timed in the same rounds: what the
 machine's cores give at that moment. On a shared virtual machine it moves
 between about 1.3 and 1.9 from minute to minute."""
 
-import gc
 import hashlib
 import threading
 import time
+
+from .timing import gc_paused
 
 WARM_CALLS = 8  # untimed calls with the most threads, after one per thread count
 PROBE_BYTES = 8 << 20  # hashed by each thread of the machine probe
@@ -52,8 +53,7 @@ def measure(spec, docs, rounds, threads) -> list:
     best = {n: float("inf") for n in threads}
     probe = {n: float("inf") for n in threads}
     buf = bytes(PROBE_BYTES)
-    gc.disable()
-    try:
+    with gc_paused():
         for r in range(rounds):  # interleaved: noise hits every thread count alike
             for n in threads:
                 out = None  # freed before the timer: only the call is timed
@@ -64,8 +64,6 @@ def measure(spec, docs, rounds, threads) -> list:
                 # lets the idle core's caches go cold.
                 match[n] = match[n] and out == reference
                 probe[n] = min(probe[n], _probe_seconds(n, buf))
-    finally:
-        gc.enable()
     base = best[threads[0]]
     return [{"tokenizer": spec.name, "threads": n, "docs": len(docs), "mb_s": nbytes / best[n] / 1e6,
              "speedup": base / best[n], "machine": probe[threads[0]] / probe[n], "match": match[n]}

@@ -9,6 +9,7 @@ pays for the memory its caches touch first; the groups run shortest first."""
 
 import time
 
+from .timing import gc_paused
 from .traffic import WARM_TEXT, fresh_rounds
 
 # (label, shortest, longest) in UTF-8 bytes.
@@ -48,11 +49,12 @@ def first_seen_pass(peer, spec, texts) -> dict:
     fn = peer.load(spec)
     fn(WARM_TEXT)
     seconds, digests = {}, {}
-    for label, text in texts.items():
-        t = time.perf_counter()
-        ids = fn(text)
-        seconds[label] = time.perf_counter() - t
-        digests[label] = ids_digest(ids)
+    with gc_paused():
+        for label, text in texts.items():
+            t = time.perf_counter()
+            ids = fn(text)
+            seconds[label] = time.perf_counter() - t
+            digests[label] = ids_digest(ids)
     return {"seconds": seconds, "digests": digests}
 
 

@@ -6,6 +6,7 @@ The speedup column is each library's 2-thread MB/s over its 1-thread."""
 
 import time
 
+from .timing import gc_paused
 from .traffic import WARM_TEXT, fresh_rounds, thread_env
 
 SIZES = (16 << 10, 64 << 10, 256 << 10, 1 << 20)
@@ -20,12 +21,13 @@ def long_pass(peer, spec, windows) -> dict:
     fn = peer.load(spec)
     fn(WARM_TEXT)
     seconds, digests = [], []
-    for w in windows:
-        t = time.perf_counter()
-        ids = fn(w)
-        seconds.append(time.perf_counter() - t)
-        digests.append(ids_digest(ids))
-        del ids  # freed here, not inside the next window's timing
+    with gc_paused():
+        for w in windows:
+            t = time.perf_counter()
+            ids = fn(w)
+            seconds.append(time.perf_counter() - t)
+            digests.append(ids_digest(ids))
+            del ids  # freed here, not inside the next window's timing
     return {"seconds": seconds, "digests": digests}
 
 

@@ -4,9 +4,25 @@ the noise of a shared machine falls on all of them alike.
 Standard library only (the worker venv imports it too).
 """
 
+import contextlib
 import gc
 import math
 import time
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Python's collector off inside (after a collection, so none is due):
+    a collection landing in one library's timed region is noise, not its
+    cost, and a library whose import leaves more objects pays more for it."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def percentile(sorted_values, q: float) -> float:
@@ -63,9 +79,7 @@ def measure(encoders: dict, strings: list, *, budget_s: float = 1.0,
     rounds = max(min_rounds, min(max_rounds, rounds))
     samples = {n: [] for n in live}
     clock = time.perf_counter_ns
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # a collection landing in one library's sample is noise, not its cost
-    try:
+    with gc_paused():
         for r in range(rounds):
             order = live[r % len(live):] + live[:r % len(live)]
             for name in order:
@@ -75,9 +89,6 @@ def measure(encoders: dict, strings: list, *, budget_s: float = 1.0,
                     fn(s)
                     bucket.append(clock() - t0)
             gc.collect()  # between rounds, outside the timed region
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     for name in live:
         out[name].update(summarize(samples[name], nbytes * rounds))
     return out

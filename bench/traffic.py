@@ -20,11 +20,11 @@ taking turns, and keeps its best result; ids are checked against the
 reference library's.
 """
 
-import gc
 import statistics
 import time
 
 from .peers import ids_digest
+from .timing import gc_paused
 
 # Encoded once before anything is timed, so lazy set-up is not timed.
 # Not from the corpus.
@@ -53,15 +53,12 @@ def _timed_each(fn, strings):
     """ns per string and the ids, each encode timed alone, GC off."""
     clock = time.perf_counter_ns
     times, ids = [], []
-    gc.disable()
-    try:
+    with gc_paused():
         for s in strings:
             t0 = clock()
             out = fn(s)
             times.append(clock() - t0)
             ids.append(out)
-    finally:
-        gc.enable()
     return times, ids
 
 
@@ -84,8 +81,7 @@ def corpus_pass(peer, spec, chunks, threads) -> dict:
     fn = peer.load(spec)
     fn(WARM_TEXT)
     loaded = rss_kb()
-    gc.disable()
-    try:
+    with gc_paused():
         t = time.perf_counter()
         first = [fn(c) for c in chunks]
         cold_s = time.perf_counter() - t
@@ -106,8 +102,6 @@ def corpus_pass(peer, spec, chunks, threads) -> dict:
             got = batch(chunks)
             out["batch_mb_s"] = nbytes / (time.perf_counter() - t) / 1e6
             out["batch_match"] = [ids_digest(x) for x in got] == digests
-    finally:
-        gc.enable()
     return out
 
 

@@ -74,3 +74,45 @@ def test_quick_traffic_run_matches_reference(tmp_path):
     assert {r["class"] for r in first_seen} == {"2-7", "8-15", "16-47", "48+"}
     assert all(r["us_per_piece"] > 0 and r["pieces"] > 0 for r in first_seen)
     assert json.loads((tmp_path / "traffic.json").read_text())["traffic"]["windows"]
+
+
+def test_workers_run_every_library_on_one_thread_unless_asked():
+    """Each library reads its own knob: rayon's pool, mtok's pool, and
+    fastokens' fan-out (FASTOKENS_BPE_THREADS, which RAYON_NUM_THREADS does
+    not reach: left alone, it encodes one input of 64 KiB on every core).
+    A part that gives no environment gets one thread for all of them."""
+    from unittest import mock
+
+    from bench import subproc, traffic
+
+    for n in (1, 2):
+        env = traffic.thread_env(n)
+        for knob in ("RAYON_NUM_THREADS", "MTOK_NUM_THREADS", "FASTOKENS_BPE_THREADS"):
+            assert env[knob] == str(n), (knob, env)
+    seen = []
+    fake = lambda job, env=None, python=None: seen.append(env) or {"ok": True}
+    spec = mock.Mock(to_dict=lambda: {})
+    peer = mock.Mock(remote=False, supports=lambda s: True)
+    peer.name = "x"
+    with mock.patch.object(subproc, "run_job", fake):
+        traffic.fresh_rounds(spec, [peer], {"job": "windows"}, 1, log=lambda line: None)
+        traffic.fresh_rounds(spec, [peer], {"job": "corpus"}, 1, env=traffic.thread_env(2), log=lambda line: None)
+    assert seen == [traffic.thread_env(1), traffic.thread_env(2)]
+
+
+def test_gc_paused_turns_the_collector_off_and_back():
+    import gc
+
+    from bench.timing import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled(), "a collector the caller turned off stays off"
+    finally:
+        gc.enable()
