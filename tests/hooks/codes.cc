@@ -76,6 +76,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.RAW_INDEX"] = c::tag::kRawIndex;
     d["tag.RAW_TAGS"] = c::tag::kRawTags;
     d["tag.TOKEN_SPANS"] = c::tag::kTokenSpans;
+    d["tag.SHORT_TOKENS"] = c::tag::kShortTokens;
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;
     d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;

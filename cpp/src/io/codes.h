@@ -85,13 +85,14 @@ constexpr uint32_t kRawBytes = Tag("BRAW");    // byte-level BPE: raw bytes of e
 constexpr uint32_t kRawIndex = Tag("BHSH");    // byte-level BPE: raw bytes -> id index
 constexpr uint32_t kRawTags = Tag("BTAG");     // byte-level BPE: a hash byte per BHSH slot
 constexpr uint32_t kTokenSpans = Tag("BSPN");  // byte-level BPE: where a piece may be cut (token_spans.h)
+constexpr uint32_t kShortTokens = Tag("BSHT");  // byte-level BPE: tokens of up to 8 bytes (short_tokens.h)
 constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters that start as one token
 constexpr uint32_t kWholeTokens = Tag("BWHL"); // byte-level BPE: tokens that merge into themselves
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr uint32_t kWordPieceTrie = Tag("WTRI");  // WordPiece: the byte trie of the vocab
 constexpr uint32_t kBpeBoundaries = Tag("BBND");  // SentencePiece-style BPE: where merges never reach across
 constexpr bool IsAccel(uint32_t t) {
-  return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kPairFilter || t == kRawBytes || t == kRawIndex || t == kRawTags || t == kTokenSpans ||
+  return t == kVocabOffsets || t == kVocabIndex || t == kPairIndex || t == kPairFilter || t == kRawBytes || t == kRawIndex || t == kRawTags || t == kTokenSpans || t == kShortTokens ||
          t == kUnigramTrie || t == kWordPieceTrie || t == kBpeBoundaries;
 }
 constexpr uint32_t kOffsetTrim = Tag("OFFS");    // post-processor trim_offsets

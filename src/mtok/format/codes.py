@@ -85,6 +85,7 @@ class Tag:
     RAW_INDEX = tag("BHSH")
     RAW_TAGS = tag("BTAG")
     TOKEN_SPANS = tag("BSPN")
+    SHORT_TOKENS = tag("BSHT")
     CHAR_FOLD = tag("BFLD")
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")

@@ -110,6 +110,8 @@ class BpeModel : public Model {
                         SlotTablePayload(tables_.raw.index.slots(), tables_.raw.index.capacity(), 1));
       out->emplace_back(codes::tag::kRawTags, RawTagsPayload(tables_.raw));
       out->emplace_back(codes::tag::kTokenSpans, byte_bpe_->TokenSpansPayload());
+      std::string shorts = byte_bpe_->ShortTokensPayload();
+      if (!shorts.empty()) out->emplace_back(codes::tag::kShortTokens, std::move(shorts));
       const RankSplits splits = byte_bpe_->ComputeRankSplits();
       PairFilter filter = byte_bpe_->ComputePairFilter(splits);
       out->emplace_back(codes::tag::kCharFold,

@@ -89,6 +89,7 @@ struct BpeTables {
   CharFold fold;    // byte-level models: characters a word may start from as one token (may be empty)
   WholeTokens whole;  // byte-level models: tokens that merge into themselves (may be empty)
   TokenSpans spans;   // byte-level models: the file's cut table (BSPN), or empty: built at the first cut
+  std::string_view short_tokens;  // byte-level models: the file's BSHT payload (checked), or empty: built at the first encode
   BpeBoundaries boundaries;  // the file's word boundaries (BBND, never a scan's), or empty: scanned when first asked
 };
 

@@ -5,6 +5,7 @@
 #include "io/codes.h"
 #include "io/slot_table.h"
 #include "models/bpe/bpe.h"
+#include "models/bpe/short_tokens.h"
 #include "models/model_readers.h"
 
 namespace mtok {
@@ -92,11 +93,12 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
     return r.Error("unk id " + std::to_string(opt.unk_id) + " is not in the vocab");
 
   BpeTables tables;
-  std::string_view raw, raw_index, raw_tags, spans, fold, whole, filter;
+  std::string_view raw, raw_index, raw_tags, spans, fold, whole, filter, shorts;
   const bool has_pairs = trailer.Find(codes::tag::kPairIndex, &payload);
   trailer.Find(codes::tag::kPairFilter, &filter);
   trailer.Find(codes::tag::kRawTags, &raw_tags);
   trailer.Find(codes::tag::kTokenSpans, &spans);
+  trailer.Find(codes::tag::kShortTokens, &shorts);
   if (trailer.Find(codes::tag::kRawBytes, &raw) && trailer.Find(codes::tag::kRawIndex, &raw_index)) {
     // First-seen words probe these tables at random (Llama 3: 10 MB). In
     // the file's 4 KB pages most probes also missed the TLB; on 2 MB pages
@@ -120,9 +122,14 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
       MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
     if (!filter.empty()) MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
     if (!spans.empty()) MTOK_RETURN_IF_ERROR(TokenSpans::Parse(spans, &tables.spans));
+    if (!shorts.empty()) {
+      ShortTokens checked;  // ByteBpe adopts the payload again (in place, no copy)
+      MTOK_RETURN_IF_ERROR(ShortTokens::Parse(shorts, tables.raw.count, &checked));
+      tables.short_tokens = shorts;
+    }
   } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole) ||
-             !filter.empty() || !raw_tags.empty() || !spans.empty()) {
-    return FormatError("extension sections BFLD, BWHL, PFLT, BTAG and BSPN need BRAW and BHSH");
+             !filter.empty() || !raw_tags.empty() || !spans.empty() || !shorts.empty()) {
+    return FormatError("extension sections BFLD, BWHL, PFLT, BTAG, BSPN and BSHT need BRAW and BHSH");
   }
   std::string_view cuts;
   if (trailer.Find(codes::tag::kBpeBoundaries, &cuts)) MTOK_RETURN_IF_ERROR(BpeBoundaries::Parse(cuts, &tables.boundaries));

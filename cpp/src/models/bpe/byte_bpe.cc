@@ -112,6 +112,11 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   if (!tables->whole.empty()) b->whole_ = &tables->whole;
   if (!tables->pair_filter.empty()) b->filter_ = &tables->pair_filter;
   if (!tables->spans.empty()) b->spans_.store(&tables->spans, std::memory_order_release);
+  // The file's table (the reader checked it): nothing to build.
+  if (!tables->short_tokens.empty() && ShortTokens::Parse(tables->short_tokens, tables->raw.count, &b->shorts_).ok()) {
+    b->shorts_started_.store(true, std::memory_order_relaxed);
+    b->shorts_ready_.store(&b->shorts_, std::memory_order_release);
+  }
   static_assert(std::atomic<uint64_t>::is_always_lock_free, "byte-pair entries are plain words");
   b->byte_pairs_.reset(static_cast<std::atomic<uint64_t>*>(std::calloc(size_t{1} << 16, sizeof(uint64_t))));
   if (!b->byte_pairs_) throw std::bad_alloc();
@@ -193,6 +198,12 @@ const TokenSpans& ByteBpe::Spans() const {
     spans_.store(spans_owned_.get(), std::memory_order_release);
   }
   return *spans_owned_;
+}
+
+std::string ByteBpe::ShortTokensPayload() const {
+  if (const ShortTokens* t = shorts_ready_.load(std::memory_order_acquire)) return t->Payload();
+  ShortTokens t;
+  return t.Build(*raw_) ? t.Payload() : std::string();
 }
 
 std::string ByteBpe::ShortTokensInfo() const {

@@ -67,6 +67,9 @@ class ByteBpe {
   WholeTokens ComputeWholeTokens() const;
   // The cut table NextCut reads (token_spans.h) as a BSPN payload; for export.
   std::string TokenSpansPayload() const { return Spans().Payload(); }
+  // The short-token table (short_tokens.h) as a BSHT payload, built here
+  // when it is not yet; empty when there is no memory for it. For export.
+  std::string ShortTokensPayload() const;
 
  private:
   struct Part {
@@ -149,7 +152,8 @@ class ByteBpe {
     return raw_->FindPiece(s, id);
   }
   // Builds shorts_ on a thread of its own (about 3 ms for Llama 3, which
-  // the first encode would otherwise wait for), here when none can be made.
+  // the first encode would otherwise wait for), here when none can be
+  // made. Not called when the file had the table (BSHT).
   void StartShorts() const;
   mutable ShortTokens shorts_;
   mutable std::atomic<const ShortTokens*> shorts_ready_{nullptr};
