@@ -95,6 +95,16 @@ def trailer_entries(data):
     return {bytes(data[a:a + 4]).decode("ascii", "replace"): a for a in at}
 
 
+def shrunk_section(data, name, by):
+    """.mtok bytes `data` with the size in section `name`'s trailer entry
+    made `by` bytes smaller (its payload then runs short)."""
+    import struct
+
+    out = bytearray(data)
+    struct.pack_into("<Q", out, trailer_entries(data)[name] + 16, section(data, name)["size"] - by)
+    return bytes(out)
+
+
 def hide_sections(data, *names):
     """.mtok bytes `data` with the trailer entries of sections `names`
     renamed to a tag no reader knows (optional sections: then skipped), as
