@@ -116,6 +116,24 @@ def test_key_boundaries_hf(hf):
     check("hf cache keys", hf, boundary_texts() + nul_texts())
 
 
+def clause_texts():
+    """CJK clauses (one pre-token each, cut into parts) built from shared
+    runs of 6-16 characters: the same long parts (17-48 bytes) recur in
+    clauses that are all different, next to short ones, and some runs stand
+    alone as whole pre-tokens of the same bytes as a part (a part is cached
+    apart from them: kPartTag)."""
+    rng = random.Random(11)
+    text = corpus.require("text", "debian-handbook", "zh-CN.txt").read_text(encoding="utf-8")[:200_000]
+    cjk = sorted({c for c in text if "\u4e00" <= c <= "\u9fff"}) + list("ひらがなのテキストですしかしそれはとても")
+    runs = ["".join(rng.choice(cjk) for _ in range(rng.randint(6, 16))) for _ in range(40)]
+    clauses = ["".join(rng.choice(runs) for _ in range(rng.randint(2, 5))) for _ in range(300)]
+    return [" ".join(clauses[k:k + 6]) for k in range(0, 300, 6)] + [" " + r for r in runs] + runs
+
+
+def test_long_parts_hf(hf):
+    check("hf long parts of CJK clauses", hf, clause_texts())
+
+
 def random_words(seed, n):
     rng = random.Random(seed)
     letters = "abcdefghijklmnopqrstuvwxyz"
