@@ -1,8 +1,9 @@
 """The short-token table (cpp/src/models/bpe/short_tokens.h): byte-level BPE
-looks whole pre-tokens of up to 8 bytes up in a table built on a thread of
-its own after the first encode, the raw index answering until then. Every
-short token, and strings a byte away from one, must get the reference's
-ids once the table is built, and the same ids before it is."""
+looks whole pre-tokens of up to 8 bytes up in a table read from the file
+(section BSHT), or, for a file without it, built on a thread of its own
+after the first encode, the raw index answering until then. Every short
+token, and strings a byte away from one, must get the reference's ids from
+either table, and the same ids before the built one is ready."""
 
 import random
 
@@ -10,7 +11,7 @@ import pytest
 
 import corpus
 import mtok
-from harness import assert_same, byte_level_decoder
+from harness import assert_same, byte_level_decoder, exported, hide_sections
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -48,9 +49,22 @@ def wait_built(tok):
     return info
 
 
+def without_the_section(name):
+    """mtok.Tokenizer of the corpus tokenizer `name` from a file without
+    BSHT: it builds the table itself."""
+    data, _ = exported(("tokenizers", name, "tokenizer.json"))
+    tok = mtok.Tokenizer.from_bytes(hide_sections(data, "BSHT"))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+@pytest.mark.parametrize("table", ["file", "built"])
 @pytest.mark.parametrize("name", NAMES)
-def test_every_short_token_matches_hf(name):
+def test_every_short_token_matches_hf(name, table):
     ref, tok = corpus.hf_pair(name)
+    if table == "built":
+        tok = without_the_section(name)
     texts = short_token_texts(ref, name)
     assert len(texts) > 50_000
     expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
@@ -61,8 +75,15 @@ def test_every_short_token_matches_hf(name):
     assert_same(f"{name} short tokens", texts, expected, got)
 
 
+def test_the_file_table_is_there_at_load():
+    _, tok = corpus.hf_pair("llama3")
+    info = tok.debug_info()["bpe_short_tokens"]
+    assert info.split()[0].isdigit() and "tokens of up to 8 bytes" in info, info
+
+
 def test_reported_before_and_after_the_first_encode():
-    ref, tok = corpus.hf_pair("llama3")
+    ref, _ = corpus.hf_pair("llama3")
+    tok = without_the_section("llama3")
     assert tok.debug_info()["bpe_short_tokens"] == "built at the first encode"
     texts = short_token_texts(ref, 1)[:20_000]
     # The first encodes run while the table is built (or before): the raw
