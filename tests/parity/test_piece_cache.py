@@ -118,10 +118,10 @@ def test_key_boundaries_hf(hf):
 
 def clause_texts():
     """CJK clauses (one pre-token each, cut into parts) built from shared
-    runs of 6-16 characters: the same long parts (17-48 bytes) recur in
-    clauses that are all different, next to short ones, and some runs stand
-    alone as whole pre-tokens of the same bytes as a part (a part is cached
-    apart from them: kPartTag)."""
+    runs of 6-16 characters: the same parts, short and long, recur in
+    clauses that are all different, and some runs stand alone as whole
+    pre-tokens of the same bytes as a part (the cache keeps a part apart
+    from them: kPartTag)."""
     rng = random.Random(11)
     text = corpus.require("text", "debian-handbook", "zh-CN.txt").read_text(encoding="utf-8")[:200_000]
     cjk = sorted({c for c in text if "\u4e00" <= c <= "\u9fff"}) + list("ひらがなのテキストですしかしそれはとても")

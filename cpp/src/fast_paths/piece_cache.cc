@@ -64,10 +64,10 @@ bool SameWords(const uint64_t (&a)[PieceCache::kMaxKey / 8], const uint64_t (&b)
 
 // The words of a key of kMaxShort + 1..kMaxKey bytes (zero past its end)
 // and its hash.
-uint64_t LongKey(std::string_view piece, size_t tag, uint64_t (&w)[PieceCache::kMaxKey / 8]) {
+uint64_t LongKey(std::string_view piece, uint64_t (&w)[PieceCache::kMaxKey / 8]) {
   const size_t n = piece.size(), words = (n + 7) / 8;
   for (size_t k = 0; k < PieceCache::kMaxKey / 8; ++k) w[k] = k < words ? piece_key::Word(piece.data(), n, k) : 0;
-  return LongHash(w, n + tag);
+  return LongHash(w, n);
 }
 
 // The long and huge tables are four-way: the set of slots (ways) a hash
@@ -362,9 +362,9 @@ PieceCache::HugeSlot* PieceCache::HugeWays(std::string_view piece) const {
   return WaysOf(huge_, HashBytes(piece.data(), piece.size()), huge_shift_);
 }
 
-PieceCache::LongSlot* PieceCache::LongWays(std::string_view piece, size_t tag) const {
+PieceCache::LongSlot* PieceCache::LongWays(std::string_view piece) const {
   uint64_t w[kMaxKey / 8];
-  return WaysOf(long_, LongKey(piece, tag, w), long_shift_);
+  return WaysOf(long_, LongKey(piece, w), long_shift_);
 }
 
 bool PieceCache::AppendHuge(std::string_view piece, HugeSlot** ways, std::vector<uint32_t>* ids) {
@@ -391,22 +391,22 @@ void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t*
   Counted(&cached_huge_, huge_slots_);
 }
 
-bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids, size_t tag) {
+bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids) {
   uint64_t w[kMaxKey / 8];
-  const uint64_t h = LongKey(piece, tag, w);
+  const uint64_t h = LongKey(piece, w);
   LongSlot* set = WaysOf(long_, h, long_shift_);
   *ways = set;
-  const size_t len = piece.size() + tag;
-  const LongSlot* s = FrontWay(set, kSetWays, [&](const LongSlot& way) { return way.key_len == len && SameWords(way.w, w); });
+  const LongSlot* s =
+      FrontWay(set, kSetWays, [&](const LongSlot& way) { return way.key_len == piece.size() && SameWords(way.w, w); });
   return s != nullptr && Emit(*s, ids);
 }
 
-void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count, size_t tag) {
+void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count) {
   uint64_t w[kMaxKey / 8];
-  NewKey(LongKey(piece, tag, w));
+  NewKey(LongKey(piece, w));
   LongSlot* s = WayForNew(ways, kSetWays, &turn_, [this](const LongSlot& gone) { Dropped(LongHash(gone.w, gone.key_len)); });
   s->key_len = 0;  // empty until filled
-  if (!Store(s, piece.size() + tag, ids, count)) return;
+  if (!Store(s, piece.size(), ids, count)) return;
   std::memcpy(s->w, w, sizeof(w));
   Counted(&cached_long_, long_slots_);
 }

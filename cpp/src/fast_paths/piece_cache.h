@@ -198,9 +198,9 @@ class PieceCache {
   [[gnu::always_inline]] size_t Stage(const ShortKey& k, uint32_t* out);
 
   // The same for keys of kMaxShort + 1..kMaxKey bytes (`ways`: the first
-  // of the four slots the key may be in; `tag`: kPartTag for a part).
-  bool AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids, size_t tag = 0);
-  void PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count, size_t tag = 0);
+  // of the four slots the key may be in).
+  bool AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids);
+  void PutLong(LongSlot* ways, std::string_view piece, const uint32_t* ids, size_t count);
 
   // The same for keys of kMaxKey + 1..kMaxHuge bytes.
   struct HugeSlot;
@@ -211,13 +211,13 @@ class PieceCache {
   // stale after it. Encoding a piece may cache its parts and so move them.
   uint64_t moves() const { return moves_; }
   // The ways a long or huge key may be in (what AppendLong and AppendHuge give).
-  LongSlot* LongWays(std::string_view piece, size_t tag = 0) const;
+  LongSlot* LongWays(std::string_view piece) const;
   HugeSlot* HugeWays(std::string_view piece) const;
   // Starts loading the newest ways of a longer key's set, as Prefetch
   // does for a short key (a piece of kMaxShort + 1..kMaxHuge bytes).
-  [[gnu::always_inline]] void PrefetchLonger(std::string_view piece, size_t tag = 0) const {
+  [[gnu::always_inline]] void PrefetchLonger(std::string_view piece) const {
     if (piece.size() <= kMaxKey) {
-      const LongSlot* ways = LongWays(piece, tag);
+      const LongSlot* ways = LongWays(piece);
       __builtin_prefetch(ways);
       __builtin_prefetch(ways + 1);
     } else {
@@ -535,7 +535,7 @@ inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count
 // Encodes a piece the cache did not hold and caches its ids.
 template <typename Key, typename Encode>
 [[gnu::noinline]] void EncodeAndCache(PieceCache& cache, const Key& k, std::string_view piece,
-                                      std::vector<uint32_t>* ids, Encode& encode, size_t long_tag = 0) {
+                                      std::vector<uint32_t>* ids, Encode& encode) {
   const size_t before = ids->size();
   const uint64_t moves = cache.moves();
   encode(piece, ids);
@@ -545,8 +545,7 @@ template <typename Key, typename Encode>
   if constexpr (std::is_same_v<Key, PieceCache::ShortKey>) {
     cache.Put(k, ids->data() + before, ids->size() - before);
   } else if constexpr (std::is_same_v<Key, PieceCache::LongSlot*>) {
-    cache.PutLong(moved ? cache.LongWays(piece, long_tag) : k, piece, ids->data() + before, ids->size() - before,
-                  long_tag);
+    cache.PutLong(moved ? cache.LongWays(piece) : k, piece, ids->data() + before, ids->size() - before);
   } else {
     cache.PutHuge(moved ? cache.HugeWays(piece) : k, piece, ids->data() + before, ids->size() - before);
   }
@@ -633,27 +632,21 @@ inline void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uin
 // The same for the parts of a pre-token (see kPartTag), [start, ends[0]),
 // [ends[0], ends[1]) and so on up to ends[n - 1]. Their sets are prefetched
 // first: a CJK clause's parts then wait for memory about once, not once
-// each. Parts longer than a long key are encoded each time.
+// each. Parts longer than a short key are encoded each time.
 template <size_t N, typename Encode>
 inline void CachedPartsIds(PieceCache& cache, std::string_view piece, size_t start, const size_t (&ends)[N],
                            size_t n, std::vector<uint32_t>* ids, Encode& encode) {
-  constexpr size_t kTag = PieceCache::kPartTag;
   PieceCache::ShortKey keys[N];
   for (size_t k = 0, from = start; k < n; from = ends[k++]) {
     const std::string_view part = piece.substr(from, ends[k] - from);
-    if (PieceCache::IsShort(part)) {
-      keys[k] = PieceCache::MakeShort(part, piece, kTag);
-      cache.Prefetch(keys[k]);
-    } else if (part.size() <= PieceCache::kMaxKey) {
-      cache.PrefetchLonger(part, kTag);
-    }
+    if (!PieceCache::IsShort(part)) continue;
+    keys[k] = PieceCache::MakeShort(part, piece, PieceCache::kPartTag);
+    cache.Prefetch(keys[k]);
   }
   for (size_t k = 0, from = start; k < n; from = ends[k++]) {
     const std::string_view part = piece.substr(from, ends[k] - from);
-    PieceCache::LongSlot* ways;
     if (PieceCache::IsShort(part)) CachedShortIds(cache, keys[k], part, ids, encode);
-    else if (part.size() > PieceCache::kMaxKey) encode(part, ids);
-    else if (!cache.AppendLong(part, &ways, ids, kTag)) EncodeAndCache(cache, ways, part, ids, encode, kTag);
+    else encode(part, ids);
   }
 }
 
