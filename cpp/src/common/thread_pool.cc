@@ -20,8 +20,6 @@ namespace {
 // Bounds the pool whatever a caller asks for.
 constexpr int kMaxWorkers = 256;
 
-thread_local bool on_worker_thread = false;
-
 // One ParallelFor call. Participant p (the caller is 0) owns the items
 // p, p + P, p + 2P, ... and claims them with its own atomic counter, then
 // helps the others with theirs. A batch encoded again gives each thread the
@@ -121,7 +119,6 @@ struct ThreadPool::Impl {
   // `index`: this worker's place in the pool, so that it takes the same
   // share of every job.
   void Loop(size_t index) {
-    on_worker_thread = true;
     Placement* placement;
     {
       std::lock_guard<std::mutex> lock(mu);
@@ -148,8 +145,6 @@ struct ThreadPool::Impl {
     for (Placement& w : workers) w.Avoid(cpu);
   }
 };
-
-bool ThreadPool::OnWorkerThread() { return on_worker_thread; }
 
 ThreadPool& ThreadPool::Shared() {
   // Never destroyed: its detached workers park until the process exits.

@@ -16,9 +16,6 @@ class ThreadPool {
   // included) and returns when all have finished. fn must not throw.
   void ParallelFor(size_t n, int threads, const std::function<void(size_t)>& fn);
 
-  // True on the pool's own worker threads (they only ever run batches).
-  static bool OnWorkerThread();
-
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
