@@ -319,6 +319,29 @@ def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():
     assert lost < lookups // 4, f"{lost} of the probe's {lookups} pre-tokens were lost"
 
 
+def test_each_table_grows_on_its_own():
+    """Long pre-tokens (17-48 bytes) fill the long table alone: it grows
+    (2^13 slots of 64 bytes, fourfold once 2^12 were cached) and the short
+    table (2 MB) stays as it is, with the short keys cached before still
+    hits. The ids are the reference's throughout."""
+    ref, ours = corpus.hf_pair("llama3")
+    encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
+    expected = lambda t: ref.encode(t, add_special_tokens=False).ids
+    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
+    short = "".join(random_words(43, 3000))
+    assert encode(short) == expected(short)
+    before = int(ours.debug_info()["piece_cache_bytes"])
+    rng = random.Random(47)
+    longs = "".join(" " + word(rng, rng.randint(20, 46), "abcdefghijklmnopqrstuvwxyz") for _ in range(6000))
+    assert encode(longs) == expected(longs)
+    after = int(ours.debug_info()["piece_cache_bytes"])
+    assert after - before > (2 << 20) - (512 << 10), f"the long table must have grown: {before} -> {after}"
+    assert after < before + (4 << 20), f"only the long table may grow: {before} -> {after} bytes"
+    misses = stats()[1]
+    assert encode(short) == expected(short)
+    assert stats()[1] == misses, "the short keys cached before the long table grew must still be hits"
+
+
 def test_growth_in_a_forked_child():
     """A child forked while the cache is half-way to a growth grows its
     own copy of the tables (backed by the child, on its one thread): it

@@ -141,29 +141,30 @@ void PieceCache::Reset(size_t bound) {
   // The bound's shares (see kShortBits): bound 0 leaves two empty sets
   // per table, never filled. (Two, not one: a hash shifts by less than 64
   // bits.)
-  max_short_bits_ = bound ? BitsFor(bound / 8 * 3, sizeof(ShortSlot), kWayBits + 1) : kWayBits + 1;
-  max_long_bits_ = bound ? BitsFor(bound / 8, sizeof(LongSlot), kSetBits + 1) : kSetBits + 1;
-  max_huge_bits_ = bound ? BitsFor(bound / 16, sizeof(HugeSlot), kSetBits + 1) : kSetBits + 1;
-  cached_short_ = cached_long_ = cached_huge_ = 0;
+  max_bits_ = {bound ? BitsFor(bound / 8 * 3, sizeof(ShortSlot), kWayBits + 1) : kWayBits + 1,
+               bound ? BitsFor(bound / 8, sizeof(LongSlot), kSetBits + 1) : kSetBits + 1,
+               bound ? BitsFor(bound / 16, sizeof(HugeSlot), kSetBits + 1) : kSetBits + 1};
+  cached_ = {};
   hits_ = misses_ = 0;
   ForgetDrops();
-  in_spans_ = false;
+  in_span_ = {};
   for (HugePageRegion& span : spans_) span.Release();
-  first_.Release();
-  const TableBits bits{std::min(kShortBits, max_short_bits_), std::min(kLongBits, max_long_bits_),
-                       std::min(kHugeBits, max_huge_bits_)};
-  if (!first_.Allocate(TableBytes(bits), /*huge=*/false)) throw std::bad_alloc();
-  // Backed now, all of it: a lookup reads a slot before it is first
-  // written. The read maps the kernel's shared zero page, and the write
-  // after it must replace that mapping, which costs every other CPU
-  // running this process an interrupt to flush its TLB (split encodes and
-  // batches run two threads). (The spans likewise, as far as the tables
-  // reach.)
-  first_.Populate();
-  uint8_t* at = first_.data();
-  const SpanBytes b = BytesOf(bits);
-  PointTables(bits, at, at + b[0], at + b[0] + b[1]);
-  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
+  const TableBits bits{std::min(kShortBits, max_bits_[kShortTable]), std::min(kLongBits, max_bits_[kLongTable]),
+                       std::min(kHugeBits, max_bits_[kHugeTable])};
+  const SpanBytes bytes = BytesOf(bits);
+  for (size_t t = 0; t < kTables; ++t) {
+    first_[t].Release();
+    if (!first_[t].Allocate(bytes[t], /*huge=*/false)) throw std::bad_alloc();
+    // Backed now, all of it: a lookup reads a slot before it is first
+    // written. The read maps the kernel's shared zero page, and the write
+    // after it must replace that mapping, which costs every other CPU
+    // running this process an interrupt to flush its TLB (split encodes
+    // and batches run two threads). (The spans likewise, as far as the
+    // tables reach.)
+    first_[t].Populate();
+  }
+  PointTables(bits, first_[kShortTable].data(), first_[kLongTable].data(), first_[kHugeTable].data());
+  for (size_t t = 0; t < kTables; ++t) can_grow_[t] = bits[t] < max_bits_[t];
   // The rings' address space, as much of their shares as the kernel maps
   // (a bound far past the machine's memory gets less). Without them, keys
   // of one id and up to 48 bytes still cache.
@@ -172,8 +173,8 @@ void PieceCache::Reset(size_t bound) {
 }
 
 PieceCache::SpanBytes PieceCache::BytesOf(const TableBits& bits) {
-  return {(size_t{1} << bits.short_bits) * sizeof(ShortSlot), (size_t{1} << bits.long_bits) * sizeof(LongSlot),
-          (size_t{1} << bits.huge_bits) * sizeof(HugeSlot)};
+  return {(size_t{1} << bits[kShortTable]) * sizeof(ShortSlot), (size_t{1} << bits[kLongTable]) * sizeof(LongSlot),
+          (size_t{1} << bits[kHugeTable]) * sizeof(HugeSlot)};
 }
 
 size_t PieceCache::TableBytes(const TableBits& bits) {
@@ -195,53 +196,46 @@ PieceCache::TableBits PieceCache::Bits() const {
   return {Log2(short_slots_), Log2(long_slots_), Log2(huge_slots_)};
 }
 
-PieceCache::TableBits PieceCache::GrownBits() const {
-  const TableBits b = Bits();
-  return {std::min(b.short_bits + 2, max_short_bits_), std::min(b.long_bits + 2, max_long_bits_),
-          std::min(b.huge_bits + 2, max_huge_bits_)};
-}
-
 void PieceCache::PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t* longs, uint8_t* huges) {
   ++moves_;
   short_ = reinterpret_cast<ShortSet*>(short_sets);
   long_ = reinterpret_cast<LongSlot*>(longs);
   huge_ = reinterpret_cast<HugeSlot*>(huges);
-  short_slots_ = size_t{1} << bits.short_bits;
-  long_slots_ = size_t{1} << bits.long_bits;
-  huge_slots_ = size_t{1} << bits.huge_bits;
+  short_slots_ = size_t{1} << bits[kShortTable];
+  long_slots_ = size_t{1} << bits[kLongTable];
+  huge_slots_ = size_t{1} << bits[kHugeTable];
   table_bytes_ = TableBytes(bits);
-  short_shift_ = static_cast<uint64_t>(64 - bits.short_bits + kWayBits);
-  long_shift_ = static_cast<uint64_t>(64 - bits.long_bits);
-  huge_shift_ = static_cast<uint64_t>(64 - bits.huge_bits);
+  short_shift_ = static_cast<uint64_t>(64 - bits[kShortTable] + kWayBits);
+  long_shift_ = static_cast<uint64_t>(64 - bits[kLongTable]);
+  huge_shift_ = static_cast<uint64_t>(64 - bits[kHugeTable]);
+}
+
+uint8_t* PieceCache::TableData(Table t) const {
+  uint8_t* const data[kTables] = {reinterpret_cast<uint8_t*>(short_), reinterpret_cast<uint8_t*>(long_),
+                                  reinterpret_cast<uint8_t*>(huge_)};
+  return data[t];
 }
 
 bool PieceCache::ReserveSpans() {
   if (spans_[0].data() != nullptr) return true;
   const TableBits now = Bits();
   while (true) {
-    const SpanBytes bytes = BytesOf({max_short_bits_, max_long_bits_, max_huge_bits_});
+    const SpanBytes bytes = BytesOf(max_bits_);
     bool reserved = true;
-    for (int t = 0; t < 3 && reserved; ++t) reserved = spans_[t].Allocate(bytes[t], kPieceCacheHugePages);
+    for (size_t t = 0; t < kTables && reserved; ++t) reserved = spans_[t].Allocate(bytes[t], kPieceCacheHugePages);
     if (reserved) return true;
     for (HugePageRegion& span : spans_) span.Release();
     // A bound far past the machine's memory (the kernel refuses a mapping
     // that large): the tables stop growing at what it grants, halving each
     // maximum down to one growth past the table's size.
     bool lowered = false;
-    auto lower = [&lowered](size_t* max, size_t bits) {
-      if (*max <= bits + 1) return;
-      --*max;
+    for (size_t t = 0; t < kTables; ++t) {
+      if (max_bits_[t] <= now[t] + 1) continue;
+      --max_bits_[t];
       lowered = true;
-    };
-    lower(&max_short_bits_, now.short_bits);
-    lower(&max_long_bits_, now.long_bits);
-    lower(&max_huge_bits_, now.huge_bits);
+    }
     if (!lowered) return false;
   }
-}
-
-void PieceCache::BackSpans(const SpanBytes& from, const SpanBytes& to) {
-  for (int t = 0; t < 3; ++t) spans_[t].Populate(from[t], to[t]);
 }
 
 namespace {
@@ -288,7 +282,7 @@ void PieceCache::ForgetDrops() {
 }
 
 void PieceCache::Dropped(uint64_t hash) {
-  if (!split_part_ || !can_grow_) return;
+  if (!split_part_ || !AnyCanGrow()) return;
   const size_t bits = ghost_.size() * 64;
   if (bits == 0) {
     const size_t want = PowerOfTwoFloor((short_slots_ + long_slots_ + huge_slots_) * kGhostBitsPerSlot);
@@ -308,34 +302,48 @@ void PieceCache::Dropped(uint64_t hash) {
   ghost_[bit / 64] |= uint64_t{1} << (bit % 64);
 }
 
-void PieceCache::Grow() {
-  cached_short_ = cached_long_ = cached_huge_ = 0;
+void PieceCache::Grow(Table t) {
+  cached_[t] = 0;
   ForgetDrops();  // the ghost bits are made again for the new sizes
   if (!ReserveSpans()) {
-    can_grow_ = false;  // no memory: stay this size
+    can_grow_ = {};  // no memory: the tables stay this size
     return;
   }
-  const TableBits old = Bits(), next = GrownBits();  // (after ReserveSpans, which may lower the maxima)
-  BackSpans(in_spans_ ? BytesOf(old) : SpanBytes{}, BytesOf(next));
-  if (!in_spans_) {
-    // The first growth: each table to the start of its span (ring
+  const TableBits old = Bits();
+  // (After ReserveSpans, which may lower the maxima.)
+  for (size_t k = 0; k < kTables; ++k) can_grow_[k] = can_grow_[k] && old[k] < max_bits_[k];
+  if (!can_grow_[t]) return;
+  TableBits next = old;
+  next[t] = std::min(old[t] + 2, max_bits_[t]);
+  const SpanBytes from = BytesOf(old), to = BytesOf(next);
+  spans_[t].Populate(in_span_[t] ? from[t] : 0, to[t]);
+  if (!in_span_[t]) {
+    // Its first growth: the table to the start of its span (ring
     // positions stay valid), then rehashed there as later growths are.
-    const SpanBytes bytes = BytesOf(old);
-    std::memcpy(spans_[0].data(), short_, bytes[0]);
-    std::memcpy(spans_[1].data(), long_, bytes[1]);
-    std::memcpy(spans_[2].data(), huge_, bytes[2]);
-    first_.Release();
-    in_spans_ = true;
+    std::memcpy(spans_[t].data(), TableData(t), from[t]);
+    first_[t].Release();
+    in_span_[t] = true;
   }
-  PointTables(next, spans_[0].data(), spans_[1].data(), spans_[2].data());
-  can_grow_ = short_slots_ < (size_t{1} << max_short_bits_);
-  auto short_set = [this](const ShortSlot& s) { return ShortHash(s.w0, s.w1, s.key_len) >> short_shift_; };
-  auto long_set = [this](const LongSlot& s) { return (LongHash(s.w, s.key_len) >> long_shift_) / kSetWays; };
-  auto huge_set = [this](const HugeSlot& s) { return (s.hash >> huge_shift_) / kSetWays; };
-  RehashInPlace(&short_[0].way[0], size_t{1} << (old.short_bits - kWayBits), next.short_bits - old.short_bits,
-                short_set);
-  RehashInPlace(long_, size_t{1} << (old.long_bits - kSetBits), next.long_bits - old.long_bits, long_set);
-  RehashInPlace(huge_, size_t{1} << (old.huge_bits - kSetBits), next.huge_bits - old.huge_bits, huge_set);
+  uint8_t* data[kTables] = {TableData(kShortTable), TableData(kLongTable), TableData(kHugeTable)};
+  data[t] = spans_[t].data();
+  PointTables(next, data[kShortTable], data[kLongTable], data[kHugeTable]);
+  can_grow_[t] = next[t] < max_bits_[t];
+  const size_t grow = next[t] - old[t];
+  switch (t) {
+    case kShortTable:
+      RehashInPlace(&short_[0].way[0], size_t{1} << (old[t] - kWayBits), grow, [this](const ShortSlot& s) {
+        return ShortHash(s.w0, s.w1, s.key_len) >> short_shift_;
+      });
+      break;
+    case kLongTable:
+      RehashInPlace(long_, size_t{1} << (old[t] - kSetBits), grow, [this](const LongSlot& s) {
+        return (LongHash(s.w, s.key_len) >> long_shift_) / kSetWays;
+      });
+      break;
+    default:
+      RehashInPlace(huge_, size_t{1} << (old[t] - kSetBits), grow,
+                    [this](const HugeSlot& s) { return (s.hash >> huge_shift_) / kSetWays; });
+  }
 }
 
 PieceCache::Stats PieceCache::GetStats() const {
@@ -388,7 +396,7 @@ void PieceCache::PutHuge(HugeSlot* ways, std::string_view piece, const uint32_t*
   if (!Store(s, piece.size(), ids, count)) return;
   s->hash = hash;
   s->key_off = at;
-  Counted(&cached_huge_, huge_slots_);
+  Counted(kHugeTable);
 }
 
 bool PieceCache::AppendLong(std::string_view piece, LongSlot** ways, std::vector<uint32_t>* ids) {
@@ -408,7 +416,7 @@ void PieceCache::PutLong(LongSlot* ways, std::string_view piece, const uint32_t*
   s->key_len = 0;  // empty until filled
   if (!Store(s, piece.size(), ids, count)) return;
   std::memcpy(s->w, w, sizeof(w));
-  Counted(&cached_long_, long_slots_);
+  Counted(kLongTable);
 }
 
 }  // namespace mtok

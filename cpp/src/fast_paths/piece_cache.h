@@ -257,9 +257,9 @@ class PieceCache {
   void Describe(std::vector<std::pair<std::string, std::string>>* out) const;
 
   // Sizes. The tables start at these sizes (log2 of the slot counts, at
-  // most the bound's share) and grow fourfold, keeping every entry, each
-  // time one of them had half as many pre-tokens cached as it has slots,
-  // until they reach the bound's share (shares: short table 3/8, long
+  // most the bound's share) and each grows fourfold, keeping every entry,
+  // each time half as many pre-tokens were cached in it as it has slots,
+  // until it reaches the bound's share (shares: short table 3/8, long
   // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
   // all). A fresh cache's tables are backed when it is made (2.7 MB); one
   // that sees many distinct pre-tokens grows to its bound.
@@ -312,40 +312,38 @@ class PieceCache {
   ShortSet* SetOf(const ShortKey& k) const { return &short_[k.hash >> short_shift_]; }
   // The slot that holds short key k, moved to its set's front (FrontWay), or null.
   [[gnu::always_inline]] const ShortSlot* Find(const ShortKey& k);
-  // Log2 of the three tables' slot counts.
-  struct TableBits {
-    size_t short_bits, long_bits, huge_bits;
-  };
+  // The three tables, in this order wherever they are indexed.
+  enum Table : size_t { kShortTable, kLongTable, kHugeTable, kTables };
+  // Log2 of each table's slot count.
+  using TableBits = std::array<size_t, kTables>;
   static size_t TableBytes(const TableBits& bits);
   TableBits Bits() const;
-  // The sizes a growth moves to: four times larger, up to the bound's shares.
-  TableBits GrownBits() const;
   // Points the tables at `short_sets`, `longs` and `huges`, of `bits` sizes.
   void PointTables(const TableBits& bits, uint8_t* short_sets, uint8_t* longs, uint8_t* huges);
+  uint8_t* TableData(Table t) const;
   // Reserves the spans (address space only) unless they are, lowering the
   // maxima when the kernel grants less than the bound's shares; false when
   // it grants none past the tables' next size.
   bool ReserveSpans();
-  // Each table's bytes at `bits` sizes (short, long, huge).
-  using SpanBytes = std::array<size_t, 3>;
+  // Each table's bytes at `bits` sizes.
+  using SpanBytes = std::array<size_t, kTables>;
   static SpanBytes BytesOf(const TableBits& bits);
-  // Backs bytes [from[t], to[t]) of each span t.
-  void BackSpans(const SpanBytes& from, const SpanBytes& to);
-  // Makes the tables four times larger (up to the bound's shares),
-  // keeping every cached pre-token. The new memory is backed here, on
-  // the encoding thread: backed ahead on another thread it was no sooner
-  // ready, and the backing slowed this thread more than doing it itself
-  // (one encode of 108 KB of first-seen CJK clauses: 10-12 ms with it, 5-7
-  // without; bench/README.md, sixteenth session).
-  void Grow();
-  // Counts a pre-token cached in a table of `slots` slots; the tables
-  // grow when half as many were cached in one of them since they last
-  // grew (CJK text fills the long and huge tables long before the short
-  // one).
-  void Counted(size_t* count, size_t slots) {
-    ++*count;
-    if (can_grow_ && *count >= slots / 2 && GrowthPays()) Grow();
+  // Makes table t four times larger (up to the bound's share), keeping
+  // every pre-token it holds. Each table grows on its own: text that fills
+  // the long table (CJK, Cyrillic) does not make the short one back and
+  // rehash megabytes it does not need yet. The new memory is backed here,
+  // on the encoding thread: backed ahead on another thread it was no
+  // sooner ready, and the backing slowed this thread more than doing it
+  // itself (bench/README.md, sixteenth session).
+  void Grow(Table t);
+  // Counts a pre-token cached in table t; the table grows when half as
+  // many were cached in it as it has slots since it last grew.
+  void Counted(Table t) {
+    static_assert(kTables == 3, "one count and one slot count per table");
+    const size_t slots[kTables] = {short_slots_, long_slots_, huge_slots_};
+    if (++cached_[t] >= slots[t] / 2 && can_grow_[t] && GrowthPays()) Grow(t);
   }
+  bool AnyCanGrow() const { return can_grow_[kShortTable] || can_grow_[kLongTable] || can_grow_[kHugeTable]; }
   // In a split encode every CPU encodes, so a growth (backing up to tens
   // of MB, then a rehash) holds up its thread with no other to take up
   // the work, and each thread's cache grows for the same text: there the
@@ -402,25 +400,26 @@ class PieceCache {
 
   size_t bound_;
   // Log2 of the largest table sizes the bound allows (and the spans hold).
-  size_t max_short_bits_ = 0, max_long_bits_ = 0, max_huge_bits_ = 0;
-  bool can_grow_ = false;
-  // The tables' memory, zero-filled. The first, small tables share
-  // first_, on ordinary pages (2.7 MB resident for a tokenizer that
-  // encodes little). The first growth moves each table into its own span:
-  // address space reserved for the bound's share (kPieceCacheHugePages),
-  // and backed only as far as the table reaches. A later growth backs the
-  // next part of each span and rehashes the table where it is: no copy, no
-  // new mapping (the allocator is never called), and no more fresh memory
-  // than the tables end up using (fresh memory is slow to back on a VM).
-  HugePageRegion first_;
-  HugePageRegion spans_[3];  // short, long, huge
-  bool in_spans_ = false;
+  TableBits max_bits_{};
+  std::array<bool, kTables> can_grow_{};
+  // The tables' memory, zero-filled. The first, small tables are each in
+  // a region of first_, on ordinary pages (2.7 MB resident for a
+  // tokenizer that encodes little). A table's first growth moves it into
+  // its span and frees its first region: address space reserved for the
+  // bound's share (kPieceCacheHugePages), and backed only as far as the
+  // table reaches. A later growth backs the next part of the span and
+  // rehashes the table where it is: no copy, no new mapping (the
+  // allocator is never called), and no more fresh memory than the tables
+  // end up using (fresh memory is slow to back on a VM).
+  HugePageRegion first_[kTables];
+  HugePageRegion spans_[kTables];
+  std::array<bool, kTables> in_span_{};
   ShortSet* short_ = nullptr;  // short_slots_ >> kWayBits sets
   LongSlot* long_ = nullptr;   // long_slots_
   HugeSlot* huge_ = nullptr;   // huge_slots_
   size_t short_slots_ = 0, long_slots_ = 0, huge_slots_ = 0, table_bytes_ = 0;
   uint64_t short_shift_ = 0, long_shift_ = 0, huge_shift_ = 0;  // hash >> shift: the set or slot
-  size_t cached_short_ = 0, cached_long_ = 0, cached_huge_ = 0;  // since the tables last grew
+  std::array<size_t, kTables> cached_{};  // pre-tokens cached in each table since it last grew
   uint64_t hits_ = 0, misses_ = 0, moves_ = 0;
   uint32_t turn_ = 0;  // which way of a full set a new key takes (WayForNew)
   bool split_part_ = false;       // in_split_part_ when ForThread last gave this cache
@@ -529,7 +528,7 @@ inline void PieceCache::Put(const ShortKey& k, const uint32_t* ids, size_t count
   if (!Store(s, k.len, ids, count)) return;
   s->w0 = k.w0;
   s->w1 = k.w1;
-  Counted(&cached_short_, short_slots_);
+  Counted(kShortTable);
 }
 
 // Encodes a piece the cache did not hold and caches its ids.
