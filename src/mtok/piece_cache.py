@@ -3,10 +3,9 @@
 Each thread that encodes with a tokenizer keeps a cache from pre-tokens
 (words, CJK runs, ...) to their ids, so repeated text skips the model.
 Each such cache uses at most the bound: it starts at 2.7 MB (resident
-from the start) and grows with the distinct pre-tokens it sees, then
-replaces older ones. A thread that encodes alone has the memory of the
-next growth backed ahead of it by a short-lived thread of its own, so the
-growth does not wait for the kernel. The default is 64 MB;
+from the start), and each of its tables (short, long and very long
+pre-tokens) grows with the distinct pre-tokens it is given, then
+replaces older ones. The default is 64 MB;
 ``MTOK_CACHE_MB`` sets it for the process, :func:`set_piece_cache_mb` at
 run time. 0 turns caching off (the ids are the same either way).
 ``Tokenizer.debug_info()`` reports the calling thread's cache size and

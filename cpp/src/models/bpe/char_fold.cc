@@ -17,7 +17,7 @@ void CharFold::Index() {
   uint32_t seen = 0;
   for (size_t k = 0; k < kWords; ++k) {
     before_[k] = seen;
-    seen += static_cast<uint32_t>(__builtin_popcountll(bits_[k]));
+    seen += static_cast<uint32_t>(BitCount(bits_[k]));
   }
 }
 
@@ -42,7 +42,7 @@ Status CharFold::Parse(std::string_view payload, const RawTables& raw, CharFold*
   f.ids_.resize(count);
   if (count > 0) std::memcpy(f.ids_.data(), payload.data() + kHead, size_t{count} * 4);
   f.Index();
-  if (f.before_[kWords - 1] + __builtin_popcountll(f.bits_[kWords - 1]) != count)
+  if (f.before_[kWords - 1] + BitCount(f.bits_[kWords - 1]) != count)
     return fail("the bitmap does not mark " + std::to_string(count) + " characters");
   // Each entry must be its character's token: a wrong id would change
   // results silently, so it is refused here rather than used.

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/bit_count.h"
 #include "models/bpe/raw_tables.h"
 #include "mtok/status.h"
 
@@ -51,7 +52,7 @@ class CharFold {
     }
     const uint64_t word = bits_[cp >> 6], below = word & ((uint64_t{1} << (cp & 63)) - 1);
     if (((word >> (cp & 63)) & 1) == 0) return kNone;
-    return ids_[before_[cp >> 6] + static_cast<uint32_t>(__builtin_popcountll(below))];
+    return ids_[before_[cp >> 6] + static_cast<uint32_t>(BitCount(below))];
   }
 
   // BFLD payload: [u32 count][u32 0][u64 bits[1024]] (bit c: code point c

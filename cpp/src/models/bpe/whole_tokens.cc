@@ -2,13 +2,14 @@
 
 #include <cstring>
 
+#include "common/bit_count.h"
 #include "models/bpe/byte_bpe.h"
 
 namespace mtok {
 
 size_t WholeTokens::Count() const {
   size_t n = 0;
-  for (uint64_t w : words_) n += static_cast<size_t>(__builtin_popcountll(w));
+  for (uint64_t w : words_) n += static_cast<size_t>(BitCount(w));
   return n;
 }
 

@@ -77,7 +77,7 @@ std::vector<TrieNode> BuildSorted(const std::vector<TrieEntry>& sorted) {
     uint8_t total = 0;
     for (int k = 0; k < 4; ++k) {
       nodes[at].rank[k] = total;
-      total = static_cast<uint8_t>(total + __builtin_popcountll(nodes[at].child_bits[k]));
+      total = static_cast<uint8_t>(total + BitCount(nodes[at].child_bits[k]));
     }
   }
   return nodes;

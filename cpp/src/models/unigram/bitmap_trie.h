@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/bit_count.h"
+
 namespace mtok {
 
 struct TrieNode {
@@ -68,7 +70,7 @@ class BitmapTrie {
       const uint64_t bit = uint64_t{1} << (c & 63);
       if (!(word & bit)) return;
       const size_t child = size_t{node->first_child} + node->rank[c >> 6] +
-                           static_cast<size_t>(__builtin_popcountll(word & (bit - 1)));
+                           static_cast<size_t>(BitCount(word & (bit - 1)));
       if (child >= n_) return;
       node = nodes_ + child;
       ++p;
