@@ -1,6 +1,6 @@
 // mtok_testing: test-only hooks that expose core units (regex,
 // normalization, unicode tables, scanners, type codes, token spans,
-// memory backed ahead, instruction counts) so pytest can
+// memory backed ahead, instruction counts, bit counts) so pytest can
 // compare them with reference implementations. Built with
 // -DMTOK_TEST_HOOKS=ON (tests/hooks_module.py does it) and never installed:
 // the product module, mtok._native, exports the product only.
@@ -17,6 +17,7 @@ void bind_testing_scanner(nb::module_& m);
 void bind_testing_token_spans(nb::module_& m);
 void bind_testing_memory(nb::module_& m);
 void bind_testing_instructions(nb::module_& m);
+void bind_testing_bits(nb::module_& m);
 
 NB_MODULE(mtok_testing, m) {
   m.doc() = "mtok core internals for the unit tests (not part of the package)";
@@ -28,4 +29,5 @@ NB_MODULE(mtok_testing, m) {
   bind_testing_token_spans(m);
   bind_testing_memory(m);
   bind_testing_instructions(m);
+  bind_testing_bits(m);
 }

@@ -1,5 +1,6 @@
-"""PopulateAhead (common/huge_pages.h): a region backed on a thread of its
-own, as the piece cache backs the tables of its next growth. A process
+"""PopulateAhead (common/huge_pages.h): work (a region backed, a table
+built) on a thread of its own, as a BPE model builds its short-token
+table when the file has none. A process
 forked while that thread works has no such thread; waiting for it there
 must return at once, not hang."""
 
