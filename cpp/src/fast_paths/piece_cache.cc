@@ -164,7 +164,6 @@ void PieceCache::Reset(size_t bound) {
     first_[t].Populate();
   }
   PointTables(bits, first_[kShortTable].data(), first_[kLongTable].data(), first_[kHugeTable].data());
-  for (size_t t = 0; t < kTables; ++t) can_grow_[t] = bits[t] < max_bits_[t];
   // The rings' address space, as much of their shares as the kernel maps
   // (a bound far past the machine's memory gets less). Without them, keys
   // of one id and up to 48 bytes still cache.
@@ -305,14 +304,12 @@ void PieceCache::Dropped(uint64_t hash) {
 void PieceCache::Grow(Table t) {
   cached_[t] = 0;
   ForgetDrops();  // the ghost bits are made again for the new sizes
+  const TableBits old = Bits();
   if (!ReserveSpans()) {
-    can_grow_ = {};  // no memory: the tables stay this size
+    max_bits_ = old;  // no memory: the tables stay this size
     return;
   }
-  const TableBits old = Bits();
-  // (After ReserveSpans, which may lower the maxima.)
-  for (size_t k = 0; k < kTables; ++k) can_grow_[k] = can_grow_[k] && old[k] < max_bits_[k];
-  if (!can_grow_[t]) return;
+  if (!CanGrow(t)) return;  // ReserveSpans lowered its maximum
   TableBits next = old;
   next[t] = std::min(old[t] + 2, max_bits_[t]);
   const SpanBytes from = BytesOf(old), to = BytesOf(next);
@@ -327,7 +324,6 @@ void PieceCache::Grow(Table t) {
   uint8_t* data[kTables] = {TableData(kShortTable), TableData(kLongTable), TableData(kHugeTable)};
   data[t] = spans_[t].data();
   PointTables(next, data[kShortTable], data[kLongTable], data[kHugeTable]);
-  can_grow_[t] = next[t] < max_bits_[t];
   const size_t grow = next[t] - old[t];
   switch (t) {
     case kShortTable:

@@ -339,11 +339,16 @@ class PieceCache {
   // Counts a pre-token cached in table t; the table grows when half as
   // many were cached in it as it has slots since it last grew.
   void Counted(Table t) {
-    static_assert(kTables == 3, "one count and one slot count per table");
-    const size_t slots[kTables] = {short_slots_, long_slots_, huge_slots_};
-    if (++cached_[t] >= slots[t] / 2 && can_grow_[t] && GrowthPays()) Grow(t);
+    if (++cached_[t] >= Slots(t) / 2 && CanGrow(t) && GrowthPays()) Grow(t);
   }
-  bool AnyCanGrow() const { return can_grow_[kShortTable] || can_grow_[kLongTable] || can_grow_[kHugeTable]; }
+  size_t Slots(Table t) const {
+    static_assert(kTables == 3, "one slot count per table");
+    const size_t slots[kTables] = {short_slots_, long_slots_, huge_slots_};
+    return slots[t];
+  }
+  // Table t is below its largest size (max_bits_).
+  bool CanGrow(Table t) const { return Slots(t) < size_t{1} << max_bits_[t]; }
+  bool AnyCanGrow() const { return CanGrow(kShortTable) || CanGrow(kLongTable) || CanGrow(kHugeTable); }
   // In a split encode every CPU encodes, so a growth (backing up to tens
   // of MB, then a rehash) holds up its thread with no other to take up
   // the work, and each thread's cache grows for the same text: there the
@@ -399,9 +404,9 @@ class PieceCache {
   bool Store(Slot* s, size_t key_len, const uint32_t* ids, size_t count);
 
   size_t bound_;
-  // Log2 of the largest table sizes the bound allows (and the spans hold).
+  // Log2 of the largest table sizes the bound allows (and the spans
+  // hold); the sizes the tables have once a growth found no memory.
   TableBits max_bits_{};
-  std::array<bool, kTables> can_grow_{};
   // The tables' memory, zero-filled. The first, small tables are each in
   // a region of first_, on ordinary pages (2.7 MB resident for a
   // tokenizer that encodes little). A table's first growth moves it into
