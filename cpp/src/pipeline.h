@@ -84,6 +84,10 @@ class Normalizer {
   // True when a quick check proves Normalize leaves `text` as it is (false
   // means only "not proven").
   virtual bool LeavesAlone(std::string_view /*text*/) const { return false; }
+  // True when the form of a text cut right after a line break is the two
+  // parts' forms joined, so that a long segment's parts may be normalized
+  // on their threads (fast_paths/split_encode.h).
+  virtual bool FormSplitsAfterLineBreak() const { return false; }
   // Appends the shapes of the stages this normalizer runs, in order (for
   // the fast paths; stage_shapes.h). The default: OtherStage.
   virtual void Describe(std::vector<NormalizerStage>* out) const;

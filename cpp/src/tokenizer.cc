@@ -135,18 +135,39 @@ class RoutePath {
     if (!f_.normalizer || f_.route->Normalizes()) return;
     // Sized first: the segments keep pointers to these strings.
     if (s_.normalized.size() < s_.segs.size()) s_.normalized.resize(s_.segs.size());
-    size_t k = 0;
-    for (Seg& s : s_.segs) {
-      if (s.added_id >= 0 || f_.normalizer->LeavesAlone(View(s))) continue;
-      std::string& out = s_.normalized[k++];
-      f_.normalizer->NormalizeText(View(s), &out);
-      s = {&out, 0, out.size(), -1, s.at_start};
+    for (size_t i = 0; i < s_.segs.size(); ++i) {
+      Seg& s = s_.segs[i];
+      if (s.added_id >= 0) continue;
+      // A segment long enough to split is normalized part by part on the
+      // pool (Tokenize) instead of whole on this thread first: unless
+      // added tokens are matched in the normalized text, which comes next.
+      if (threads_ > 1 && s.end - s.begin >= EncodeOptions::kSplitMinBytes &&
+          f_.normalizer->FormSplitsAfterLineBreak() && !(split_added_ && f_.added->has_normalized())) {
+        s.normalize_in_parts = true;
+        continue;
+      }
+      if (!f_.normalizer->LeavesAlone(View(s))) NormalizeSeg(i);
     }
   }
   void Tokenize() {
-    for (const Seg& s : s_.segs) {
-      if (s.added_id >= 0) ids_->push_back(static_cast<uint32_t>(s.added_id));
-      else if (!EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_))
+    for (size_t i = 0; i < s_.segs.size(); ++i) {
+      const Seg& s = s_.segs[i];
+      if (s.added_id >= 0) {
+        ids_->push_back(static_cast<uint32_t>(s.added_id));
+        continue;
+      }
+      if (s.normalize_in_parts) {
+        const PartForm form = [this](std::string_view part, std::string* scratch) {
+          if (f_.normalizer->LeavesAlone(part)) return part;
+          f_.normalizer->NormalizeText(part, scratch);
+          return std::string_view(*scratch);
+        };
+        if (EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_, &form) == SplitResult::kEncoded) continue;
+        // Not split, or the normalized text is not cut where the input
+        // was: normalized whole, as any other segment.
+        if (!f_.normalizer->LeavesAlone(View(s))) NormalizeSeg(i);
+      }
+      if (EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_) != SplitResult::kEncoded)
         f_.route->Encode(View(s), s.at_start, ids_);
     }
   }
@@ -157,12 +178,21 @@ class RoutePath {
     size_t begin, end;
     int64_t added_id;       // -1: text for the route
     bool at_start;          // starts at offset 0 of the input
+    bool normalize_in_parts = false;  // left to Tokenize's split (raw text until then)
   };
   struct Scratch {
     std::vector<Seg> segs, next;
     std::vector<TextSegment> found;
     std::vector<std::string> normalized;
   };
+
+  // Segment i (of the input text) normalized into its own buffer.
+  void NormalizeSeg(size_t i) {
+    Seg& s = s_.segs[i];
+    std::string& out = s_.normalized[i];
+    f_.normalizer->NormalizeText(View(s), &out);
+    s = {&out, 0, out.size(), -1, s.at_start};
+  }
 
   std::string_view View(const Seg& s) const {
     std::string_view in = s.in ? std::string_view(*s.in) : text_;

@@ -97,6 +97,55 @@ def test_parts_kept_between_calls_never_leak_into_the_next(pair):
             tok.encode(text, add_special_tokens=False, num_threads=1)
 
 
+# Text that NFC changes: a decomposed "é" (composed), Hangul jamo
+# (composed into a syllable), marks out of canonical order (reordered),
+# and the Greek question mark, which becomes ';' (after a line break:
+# a cut in the text, none in its form).
+NOT_NFC = ["cafe\u0301", "\u1100\u1161", "a\u0323\u0302", "\u037e"]
+
+
+@pytest.mark.parametrize("change", NOT_NFC)
+def test_nfc_parts_normalized_on_the_pool(change):
+    """Qwen3 normalizes to NFC. A long segment is normalized part by part
+    on its threads (cpp/src/tokenizer.cc, RoutePath): text NFC changes in
+    any one part, right after a cut or right before one gives the ids of
+    one thread and of the reference."""
+    ref, tok = corpus.hf_pair("qwen3")
+    base = texts_with_cuts()[0]
+    assert len(base.encode()) >= SPLIT_MIN
+    step = len(base) // PARTS
+    texts = [base[:k * step] + change + base[k * step:] for k in range(PARTS)]
+    texts.append(base.replace("\n", "\n" + change, 40))  # first in a part
+    texts.append(base.replace("\n", change + "\n", 40))  # last before a cut
+    texts.append(base)  # NFC already: every part encoded as it is
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
+    one = [tok.encode(t, add_special_tokens=False, num_threads=1) for t in texts]
+    assert_same("one thread", texts, expected, one, limit=2)
+    for threads in (2, 3):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
+        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+
+
+def test_part_forms_that_join_across_a_cut_fall_back_to_the_whole(tmp_path):
+    """o200k's punctuation run takes a '/' after line breaks. With NFKC,
+    which makes '／' (fullwidth, a cut in the input) a '/', a part's form
+    no longer splits where the input did: the segment is normalized whole
+    and the ids are still the reference's."""
+    import json
+
+    spec = json.loads(corpus.file_path("tokenizers", "gpt-4o-o200k-hf", "tokenizer.json").read_text(encoding="utf-8"))
+    spec["normalizer"] = {"type": "NFKC"}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    ref, tok = corpus.hf_pair_at(path)
+    base = texts_with_cuts()[0]
+    texts = [base.replace("\n", ".\n\uff0f", k) for k in (1, 40)] + [base.replace("\n", "\n\uff21", 40)]
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
+    for threads in (1, 2):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
+        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+
+
 def _lookups(tok):
     info = tok.debug_info()
     return int(info["piece_cache_hits"]) + int(info["piece_cache_misses"])

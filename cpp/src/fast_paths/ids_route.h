@@ -31,6 +31,8 @@ class IdsRoute {
   // (0 < p < s.size(), s[p - 1] == '\n'), whatever text comes before or
   // after: encoding s[0, p) and s[p, end) apart gives the ids of s.
   virtual bool AlwaysSplitsAt(std::string_view /*s*/, size_t /*p*/) const { return false; }
+  // AlwaysSplitsAt reads no byte of s more than this far from p.
+  static constexpr size_t kCutContext = 8;
   // (name, value) facts for debug_info(): the calling thread's caches.
   virtual void RuntimeInfo(std::vector<std::pair<std::string, std::string>>*) const {}
 };

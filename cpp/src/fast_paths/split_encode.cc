@@ -28,19 +28,32 @@ size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t li
   return limit;
 }
 
-// Gives back the parts' vectors once they hold more than a thread keeps
-// between calls (they grew for a huge input).
-void GiveBackIfLarge(std::vector<std::vector<uint32_t>>* parts) {
+// Gives back the parts' buffers (ids or normalized text) once they hold
+// more than a thread keeps between calls (they grew for a huge input).
+template <typename Buffer>
+void GiveBackIfLarge(std::vector<Buffer>* parts) {
   size_t kept = 0;
-  for (const auto& part : *parts) kept += part.capacity() * sizeof(uint32_t);
+  for (const Buffer& part : *parts) kept += part.capacity() * sizeof(*part.data());
   if (kept > kScratchKeepBytes) parts->clear();
+}
+
+// The route still always splits where `left` (ending in the line break)
+// meets `right`, parts in their normalized forms: checked on the bytes
+// around the join, all that AlwaysSplitsAt reads.
+bool StillCut(const IdsRoute& route, std::string_view left, std::string_view right) {
+  constexpr size_t kSide = IdsRoute::kCutContext;
+  const size_t l = left.size() < kSide ? left.size() : kSide, r = right.size() < kSide ? right.size() : kSide;
+  char around[2 * kSide];
+  std::memcpy(around, left.data() + left.size() - l, l);
+  std::memcpy(around + l, right.data(), r);
+  return route.AlwaysSplitsAt(std::string_view(around, l + r), l);
 }
 
 }  // namespace
 
-bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
-                 std::vector<uint32_t>* ids) {
-  if (threads < 2 || s.size() < EncodeOptions::kSplitMinBytes) return false;
+SplitResult EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
+                        std::vector<uint32_t>* ids, const PartForm* form) {
+  if (threads < 2 || s.size() < EncodeOptions::kSplitMinBytes) return SplitResult::kNotSplit;
   const size_t want = static_cast<size_t>(threads) * kPartsPerThread;
   std::vector<size_t> cuts{0};
   for (size_t k = 1; k < want; ++k) {
@@ -50,7 +63,7 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
     if (cut == s.size()) break;
     if (cut > cuts.back()) cuts.push_back(cut);
   }
-  if (cuts.size() < 2) return false;
+  if (cuts.size() < 2) return SplitResult::kNotSplit;
   cuts.push_back(s.size());
   const size_t parts = cuts.size() - 1;
   // The parts' ids, kept by the calling thread between calls: fresh
@@ -62,11 +75,18 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
   std::vector<std::vector<uint32_t>>& out = kept_parts;
   if (out.size() < parts) out.resize(parts);
   for (size_t i = 0; i < parts; ++i) out[i].clear();
+  // The parts' normalized forms (with `form`), kept as the vectors are.
+  thread_local std::vector<std::string> kept_forms;
+  std::vector<std::string>& forms = kept_forms;
+  std::vector<std::string_view> encoded(parts);  // each part as it was encoded
+  if (form != nullptr && forms.size() < parts) forms.resize(parts);
   std::vector<std::exception_ptr> errors(parts);
   ThreadPool::Shared().ParallelFor(parts, threads, [&](size_t i) {
     try {
+      encoded[i] = s.substr(cuts[i], cuts[i + 1] - cuts[i]);
+      if (form != nullptr) encoded[i] = (*form)(encoded[i], &forms[i]);
       const PieceCache::SplitPart part;
-      route.Encode(s.substr(cuts[i], cuts[i + 1] - cuts[i]), at_input_start && i == 0, &out[i]);
+      route.Encode(encoded[i], at_input_start && i == 0, &out[i]);
     } catch (...) {
       errors[i] = std::current_exception();  // ParallelFor's fn must not throw
     }
@@ -74,14 +94,25 @@ bool EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start,
   for (const std::exception_ptr& e : errors) {
     if (!e) continue;
     GiveBackIfLarge(&out);  // a failed encode keeps nothing large either
+    GiveBackIfLarge(&forms);
     std::rethrow_exception(e);
+  }
+  bool cut = true;
+  for (size_t i = 1; form != nullptr && cut && i < parts; ++i) {
+    const bool changed = encoded[i - 1].data() != s.data() + cuts[i - 1] || encoded[i].data() != s.data() + cuts[i];
+    cut = !changed || StillCut(route, encoded[i - 1], encoded[i]);
+  }
+  GiveBackIfLarge(&forms);
+  if (!cut) {
+    GiveBackIfLarge(&out);
+    return SplitResult::kCutsChanged;
   }
   size_t total = 0;
   for (size_t i = 0; i < parts; ++i) total += out[i].size();
   ids->reserve(ids->size() + total);
   for (size_t i = 0; i < parts; ++i) ids->insert(ids->end(), out[i].begin(), out[i].end());
   GiveBackIfLarge(&out);
-  return true;
+  return SplitResult::kEncoded;
 }
 
 }  // namespace mtok

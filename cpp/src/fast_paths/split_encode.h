@@ -4,6 +4,8 @@
 // order. The same ids as one Encode of the whole segment.
 #pragma once
 #include <cstddef>
+#include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,11 +14,24 @@
 
 namespace mtok {
 
+// A part's normalized form, made on the part's thread: the part itself,
+// or its form written to *scratch. Only for a normalizer whose form of a
+// text cut after a line break is its parts' forms joined
+// (Normalizer::FormSplitsAfterLineBreak).
+using PartForm = std::function<std::string_view(std::string_view part, std::string* scratch)>;
+
+enum class SplitResult {
+  kNotSplit,     // shorter than EncodeOptions::kSplitMinBytes, threads < 2, or no cut found
+  kEncoded,      // the segment's ids appended
+  kCutsChanged,  // with `form`: the normalized text no longer always splits at a cut
+};
+
 // Appends the ids of `segment` (as route.Encode does) using up to
-// `threads` threads; false, with nothing appended, when the segment is
-// shorter than EncodeOptions::kSplitMinBytes, threads < 2, or no cut was
-// found (then the caller encodes it).
-bool EncodeSplit(const IdsRoute& route, std::string_view segment, bool at_input_start, int threads,
-                 std::vector<uint32_t>* ids);
+// `threads` threads; unless it returns kEncoded nothing is appended and
+// the caller encodes the segment. With `form`, the segment is text before
+// normalization: each part is encoded in its form, and the ids are those
+// of the whole segment's form.
+SplitResult EncodeSplit(const IdsRoute& route, std::string_view segment, bool at_input_start, int threads,
+                        std::vector<uint32_t>* ids, const PartForm* form = nullptr);
 
 }  // namespace mtok

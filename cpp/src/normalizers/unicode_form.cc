@@ -32,6 +32,9 @@ class UnicodeFormNormalizer : public Normalizer {
     RebuildPiece(p, in, out, src);
   }
   bool LeavesAlone(std::string_view text) const override { return Unchanged(text); }
+  // A line break has no decomposition, composes with nothing after it and
+  // has combining class 0, so no form reorders or composes across it.
+  bool FormSplitsAfterLineBreak() const override { return true; }
 
  private:
   // True when the form cannot change `text`: ASCII is invariant under every
