@@ -60,16 +60,18 @@ def pair(request):
     return corpus.hf_pair(request.param)
 
 
+def assert_reference_ids_on_1_to_3_threads(ref, tok, texts):
+    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
+    for threads in (1, 2, 3):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
+        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+
+
 def test_every_cut_context_gives_the_one_thread_and_reference_ids(pair):
     ref, tok = pair
     texts = texts_with_cuts()
     assert all(len(t.encode()) >= SPLIT_MIN for t in texts)
-    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
-    one = [tok.encode(t, add_special_tokens=False, num_threads=1) for t in texts]
-    assert_same("one thread", texts, expected, one, limit=2)
-    for threads in (2, 3):
-        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
-        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+    assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
 def test_corpus_text_on_two_threads(pair):
@@ -118,12 +120,7 @@ def test_nfc_parts_normalized_on_the_pool(change):
     texts.append(base.replace("\n", "\n" + change, 40))  # first in a part
     texts.append(base.replace("\n", change + "\n", 40))  # last before a cut
     texts.append(base)  # NFC already: every part encoded as it is
-    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
-    one = [tok.encode(t, add_special_tokens=False, num_threads=1) for t in texts]
-    assert_same("one thread", texts, expected, one, limit=2)
-    for threads in (2, 3):
-        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
-        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+    assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
 def test_part_forms_that_join_across_a_cut_fall_back_to_the_whole(tmp_path):
@@ -140,10 +137,7 @@ def test_part_forms_that_join_across_a_cut_fall_back_to_the_whole(tmp_path):
     ref, tok = corpus.hf_pair_at(path)
     base = texts_with_cuts()[0]
     texts = [base.replace("\n", ".\n\uff0f", k) for k in (1, 40)] + [base.replace("\n", "\n\uff21", 40)]
-    expected = [ref.encode(t, add_special_tokens=False).ids for t in texts]
-    for threads in (1, 2):
-        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
-        assert_same(f"{threads} threads", texts, expected, got, limit=2)
+    assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
 def _lookups(tok):
