@@ -1,7 +1,8 @@
 // One long segment encoded on several threads: cut where its route's
 // pre-tokenizer always splits (IdsRoute::AlwaysSplitsAt), the parts encoded
 // on the shared pool (each thread with its own caches), the ids joined in
-// order. The same ids as one Encode of the whole segment.
+// order. The same ids as one Encode of the whole segment. A segment not yet
+// normalized may have each part normalized on its thread as well.
 #pragma once
 #include <cstddef>
 #include <functional>
