@@ -162,10 +162,15 @@ class RoutePath {
           f_.normalizer->NormalizeText(part, scratch);
           return std::string_view(*scratch);
         };
-        if (EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_, &form) == SplitResult::kEncoded) continue;
-        // Not split, or the normalized text is not cut where the input
-        // was: normalized whole, as any other segment.
+        const SplitResult split = EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_, &form);
+        if (split == SplitResult::kEncoded) continue;
+        // No cut in the input, or the normalized text is not cut where the
+        // input was: normalized whole, as any other segment.
         if (!f_.normalizer->LeavesAlone(View(s))) NormalizeSeg(i);
+        if (split == SplitResult::kNotSplit) {  // its cuts were searched for already
+          f_.route->Encode(View(s), s.at_start, ids_);
+          continue;
+        }
       }
       if (EncodeSplit(*f_.route, View(s), s.at_start, threads_, ids_) != SplitResult::kEncoded)
         f_.route->Encode(View(s), s.at_start, ids_);

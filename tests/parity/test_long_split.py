@@ -120,6 +120,7 @@ def test_nfc_parts_normalized_on_the_pool(change):
     texts.append(base.replace("\n", "\n" + change, 40))  # first in a part
     texts.append(base.replace("\n", change + "\n", 40))  # last before a cut
     texts.append(base)  # NFC already: every part encoded as it is
+    texts.append(FILLER * (SPLIT_MIN // len(FILLER) + 1) + change)  # no line break: no cut, normalized whole
     assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
