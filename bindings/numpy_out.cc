@@ -1,3 +1,10 @@
+// NumPy's C API is used here only: its function table is this file's own
+// (no PY_ARRAY_UNIQUE_SYMBOL), filled at the first IdsArray call.
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <cstring>
+
 #include "numpy_out.h"
 
 namespace nb = nanobind;
@@ -5,23 +12,17 @@ namespace nb = nanobind;
 namespace mtok_py {
 
 nb::object IdsArray(const std::vector<uint32_t>& ids) {
-  // numpy.frombuffer and dtype("uint32"), looked up once and kept for the
-  // life of the process (never released: a static object's destructor
-  // would run after the interpreter is gone).
-  struct Numpy {
-    PyObject* frombuffer;
-    PyObject* uint32;
-  };
-  static const Numpy np = [] {
-    nb::module_ m = nb::module_::import_("numpy");
-    return Numpy{nb::object(m.attr("frombuffer")).release().ptr(),
-                 nb::object(m.attr("dtype")("uint32")).release().ptr()};
+  // Imports numpy once; a failed import raises here and is tried again at
+  // the next call.
+  static const bool numpy_ready = [] {
+    if (PyArray_ImportNumPyAPI() < 0) throw nb::python_error();
+    return true;
   }();
-  nb::object bytes = nb::steal(PyByteArray_FromStringAndSize(reinterpret_cast<const char*>(ids.data()),
-                                                             static_cast<Py_ssize_t>(ids.size() * sizeof(uint32_t))));
-  if (!bytes.is_valid()) throw nb::python_error();
-  PyObject* array = PyObject_CallFunctionObjArgs(np.frombuffer, bytes.ptr(), np.uint32, nullptr);
+  (void)numpy_ready;
+  npy_intp n = static_cast<npy_intp>(ids.size());
+  PyObject* array = PyArray_SimpleNew(1, &n, NPY_UINT32);
   if (array == nullptr) throw nb::python_error();
+  if (n > 0) std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)), ids.data(), ids.size() * sizeof(uint32_t));
   return nb::steal(array);
 }
 

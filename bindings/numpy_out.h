@@ -20,9 +20,10 @@ nanobind::object ToNumpy(std::vector<T>&& data, std::initializer_list<size_t> sh
   return nanobind::cast(nanobind::ndarray<nanobind::numpy, T>(heap->data(), dims.size(), dims.data(), owner));
 }
 
-// A 1-D uint32 array of `ids`: numpy.frombuffer over a bytearray of their
-// copy, much cheaper to make than ToNumpy's (bench/README.md, 2026-12-04).
-// Writable; numpy is imported at the first call.
+// A 1-D uint32 array of `ids`, made with NumPy's C API and one copy: a
+// short text's encode is then not dwarfed by making its array, as with
+// ToNumpy's cast (bench/README.md, 2026-12-04) or numpy.frombuffer over a
+// bytearray (2026-12-07). Writable; numpy is imported at the first call.
 nanobind::object IdsArray(const std::vector<uint32_t>& ids);
 
 }  // namespace mtok_py

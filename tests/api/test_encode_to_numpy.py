@@ -12,6 +12,7 @@ from hf_pairs import EDGE_CASES, NAMES, pair, sample
 def check_array(a, ids):
     assert isinstance(a, np.ndarray)
     assert a.dtype == np.uint32 and a.ndim == 1
+    assert a.flags.owndata and a.flags.writeable and a.flags.c_contiguous
     assert a.tolist() == ids
 
 

@@ -134,3 +134,45 @@ def test_pool_workers_get_their_affinity_back():
     while (narrowed := [t for t, cpus in _allowed_cpus_by_thread().items() if cpus != full]):
         assert time.monotonic() < deadline, f"threads {narrowed} kept a narrowed affinity"
         time.sleep(0.01)
+
+
+def _other_thread_ran_during(call) -> bool:
+    """Whether a counting Python thread advanced while `call` ran. The
+    switch interval is made long, so this thread keeps the GIL through its
+    own bytecode: the counter runs only if the native call lets the GIL go.
+    The counter gives the GIL back at every step (sleep), so this thread
+    gets it again as soon as the call returns."""
+    import sys
+    import time
+
+    count = [0]
+    stop, started = threading.Event(), threading.Event()
+
+    def spin():
+        started.set()
+        while not stop.is_set():
+            count[0] += 1
+            time.sleep(0)
+
+    interval = sys.getswitchinterval()
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    started.wait()
+    sys.setswitchinterval(30.0)
+    try:
+        before = count[0]
+        call()
+        return count[0] > before
+    finally:
+        sys.setswitchinterval(interval)
+        stop.set()
+        spinner.join()
+
+
+def test_long_encode_lets_other_python_threads_run():
+    import mtok
+
+    tok = mtok.get_encoding("o200k_base")._tokenizer
+    text = "Ein langer Satz, der sich wiederholt. 長い文章です。\n" * 40_000  # 2.4 MB
+    assert _other_thread_ran_during(lambda: tok.encode(text, num_threads=1))
+    assert _other_thread_ran_during(lambda: tok.encode_to_numpy(text, num_threads=1))
