@@ -16,11 +16,18 @@ this machine's L2; valgrind 3.19 sizes the last level from the CPU here
 and ignores --LL).
 ``--collect DIR`` keeps both runs' callgrind
 files (DIR/<tokenizer>.<lib>.<N>.out, for callgrind_annotate).
-``--toggle`` runs once instead, counting only the N windows
-(`callgrind_control -i on/off` around them): the two-run difference moves
-by up to 20K a window with where the cache's growth lands, this by about
-50 instructions. With ``--seen`` that is the cost of a window of cached
-pre-tokens whose text is a new str (its UTF-8 not yet made by CPython).
+``--toggle`` runs once instead, counting only the N windows: the counts
+are zeroed before them and dumped after (`callgrind_control -z`, `-d`),
+the caches simulated all along, so the windows meet them as warm as the
+warm-up left them. The two-run difference moves by up to 20K a window
+with where the cache's growth lands (and a library that hashes with a
+random seed at load moves it more), this by about 50 instructions.
+(Instrumenting only the windows, `callgrind_control -i`, would start the
+simulated caches empty there: most of the misses it counted were of
+tables the warm-up had read.) With ``--seen`` that is the cost of a
+window of cached pre-tokens whose text is a new str (its UTF-8 not yet
+made by CPython). ``--text FILE`` cuts the windows from one corpus text
+file (texts.text_windows) instead of the mixed text.
 
 Driver side: ``python -m bench.callgrind_windows --drive LIB SPEC.json
 TEXTS.json N [toggle]``.
@@ -53,11 +60,11 @@ def _drive(argv) -> int:
     for w in texts["warm"]:
         fn(w)
     if toggle:
-        subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], capture_output=True, check=True)
+        subprocess.run(["callgrind_control", "-z", str(os.getpid())], capture_output=True, check=True)
     for w in texts["timed"][:n]:
         fn(w)
     if toggle:
-        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], capture_output=True, check=True)
+        subprocess.run(["callgrind_control", "-d", str(os.getpid())], capture_output=True, check=True)
     return 0
 
 
@@ -75,16 +82,16 @@ def count(lib, spec, warm, timed, n, python=None, keep=None, cache_sim=False, ca
         for reps in ((n,) if toggle else (n, 0)):
             out = os.path.join(tmp, f"callgrind.{reps}.out")
             cmd = (["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-                   + (["--instr-atstart=no"] if toggle else [])
                    + (["--cache-sim=yes", "--branch-sim=yes", *caches] if cache_sim else [])
                    + driver + [str(reps)] + (["toggle"] if toggle else []))
             proc = subprocess.run(cmd, env=env, cwd=str(REPO), capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError(f"{lib} under callgrind exited {proc.returncode}: "
                                    + " | ".join(proc.stderr.strip().splitlines()[-3:]))
-            totals.append(_total_ir(out))
+            counted = f"{out}.1" if toggle else out  # the dump after the windows
+            totals.append(_total_ir(counted))
             if keep:
-                os.replace(out, f"{keep}.{reps}.out")
+                os.replace(counted, f"{keep}.{reps}.out")
         return (totals[0] - (0 if toggle else totals[1])) / n
 
 
@@ -105,14 +112,15 @@ def main(argv=None) -> int:
     ap.add_argument("--collect", default=None, help="folder for the N runs' callgrind files")
     ap.add_argument("--toggle", action="store_true",
                     help="one run, counting only the N windows (callgrind_control); steadier than the two-run difference")
+    ap.add_argument("--text", default=None,
+                    help="cut the windows from this corpus text file (relative to the corpus text folder)")
     args = ap.parse_args(argv)
 
     from . import peers, rc3
     from .specs import resolve
-    from .texts import windows
+    from .texts import text_windows
 
-    cut = windows(args.size, args.count)
-    warm_all, timed_all = cut[0::2], cut[1::2]
+    warm_all, timed_all = text_windows(args.size, args.count // 2, args.text)
     # Spread the N timed windows over the whole text.
     step = max(1, len(timed_all) // args.n)
     timed = timed_all[::step][:args.n]
@@ -122,6 +130,8 @@ def main(argv=None) -> int:
             raise SystemExit("--seen times warm-up windows again: give --warm at least --n")
         timed = warm[:len(timed)]
     caches = [f"--D1={args.d1}"] if args.d1 else []
+    if args.collect:
+        os.makedirs(args.collect, exist_ok=True)
     for name in args.tokenizers.split(","):
         spec = resolve(name)
         base = None

@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--libs", help=f"comma-separated, from: {', '.join(peers.BY_NAME)} (default: all installed; mtok-np in the traffic suite only)")
     p.add_argument("--parts", help=f"parts of the bpe/unigram suites, or none (default {','.join(PARTS)}); "
                                    f"of the traffic suite: {','.join(TRAFFIC_PARTS)} (default all)")
+    p.add_argument("--text", help="the traffic suite's windows part: cut the windows from this corpus text file "
+                                   "(relative to the corpus text folder, say debian-handbook/ja-JP.txt) instead "
+                                   "of the mixed text")
     p.add_argument("--memory-mb", type=int, help="MB of random words of the memory part (default 64, quick 4)")
     p.add_argument("--callgrind", action="store_true", help="also count instructions per 512-token encode")
     p.add_argument("--budget", type=float, help="seconds per size for the slowest library (default 1, quick 0.05)")
@@ -153,7 +156,8 @@ def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None
     for name in _suite_specs("traffic", _csv(args.tokenizers)):
         spec = specs.resolve(name, with_mtok=any(p.reads_mtok for p in selected))
         log(f"[traffic] {name}")
-        jobs = {"windows": lambda: traffic.run_windows(spec, selected, settings.windows, repeats=reps, log=log),
+        jobs = {"windows": lambda: traffic.run_windows(spec, selected, settings.windows, repeats=reps,
+                                                       text=args.text, log=log),
                 "corpus": lambda: traffic.run_corpus(spec, selected, _corpus_chunks(args.quick), repeats=reps,
                                                      log=log),
                 "long": lambda: long_input.run(spec, selected, sizes=settings.long_sizes, repeats=reps, log=log),

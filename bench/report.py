@@ -46,7 +46,8 @@ LOAD = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("load ms", "load_ms
 CALLGRIND = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "bytes", "d"),
              ("instr/encode", "instructions", ",.0f"), ("×mtok", "ratio", ".2f"))
 
-WINDOWS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "size", "d"), ("kind", "kind", ""),
+WINDOWS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("text", "text", ""), ("bytes", "size", "d"),
+           ("kind", "kind", ""),
            ("p50 µs", "p50_us", ".1f"), ("p99 µs", "p99_us", ".1f"), ("MB/s", "mb_s", ".2f"),
            ("×mtok", "ratio", ".2f"), ("windows", "windows", "d"), ("ids match", "match", "match"))
 CORPUS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("threads", "threads", "d"), ("MB", "mb", ".2f"),
@@ -74,7 +75,7 @@ TITLES = {
     "batch": "mtok encode_batch scaling (speedup over 1 thread; machine: a SHA-256 job's, in the same rounds; ids vs one-by-one encode)",
     "load": "Load: fresh process, ms to first ids (construct + one short encode; imports excluded)",
     "callgrind": "callgrind: instructions per encode of one ~512-token string",
-    "windows": "Windows of the mixed corpus text, fresh process per library: unique = each encoded once, "
+    "windows": "Windows of the corpus text (the mixed text, or --text), fresh process per library: unique = each encoded once, "
                "repeated = each once more after all the others (best process; ×mtok = peer p50 / mtok p50)",
     "corpus": "All of the corpus text, fresh process and load: cold pass, second pass, then encode_batch "
               "(second call) on `threads` (best process; ×mtok = peer time / mtok time; RSS: load, then "

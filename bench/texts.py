@@ -106,6 +106,22 @@ def _char_start(data: bytes, pos: int) -> int:
     return pos
 
 
+def text_windows(size_bytes: int, count: int, rel: str = None) -> tuple:
+    """(warm, timed): 2 x count windows (windows()) taken in turns, of the
+    mixed text or of the corpus text file `rel` (relative to the corpus
+    text folder, say "debian-handbook/ja-JP.txt"); from a file, as many
+    pairs as it holds, up to count."""
+    if rel is None:
+        cut = windows(size_bytes, 2 * count)
+    else:
+        text = corpus.file_path("text/" + rel).read_bytes().decode("utf-8", errors="replace")
+        fits = len(text.encode("utf-8")) // (2 * size_bytes)
+        if fits < 1:
+            raise ValueError(f"{rel} is too short for two windows of {size_bytes} bytes")
+        cut = windows(size_bytes, 2 * min(count, fits), text)
+    return cut[0::2], cut[1::2]
+
+
 def windows(size_bytes: int, count: int, text: str = None) -> list:
     """`count` windows of about size_bytes UTF-8 bytes (cut at character
     boundaries, starting on a line when one starts within 200 bytes) from

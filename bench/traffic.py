@@ -141,26 +141,33 @@ def _percentiles(ns):
     return percentile(s, 50) / 1e3, percentile(s, 99) / 1e3
 
 
-def run_windows(spec, selected, sizes_counts, *, repeats, log=print) -> list:
+def run_windows(spec, selected, sizes_counts, *, repeats, text=None, log=print) -> list:
     """Rows for the windows part: for each (size in bytes, count), the
-    unique and the repeated p50/p99 of each library, its best process."""
+    unique and the repeated p50/p99 of each library, its best process.
+    `text`: a corpus text file (texts.text_windows) to cut the windows from
+    instead of the mixed text; as many as it holds, up to count."""
     from .sized import match_of
-    from .texts import windows
+    from .texts import text_windows
 
     rows = []
     for size, count in sizes_counts:
-        cut = windows(size, 2 * count)
-        warm, strings = cut[0::2], cut[1::2]
+        try:
+            warm, strings = text_windows(size, count, text)
+        except ValueError as e:  # a text file too short for this size: the other sizes still run
+            rows.append({"tokenizer": spec.name, "size": size, "lib": "-", "error": str(e)})
+            continue
+        count = len(strings)
         ref = _reference(spec, strings)
         nbytes = sum(len(s.encode("utf-8")) for s in strings) / len(strings)
-        log(f"  {spec.name} windows of {size} B: {count} timed after {count} untimed, "
-            f"{repeats} fresh process(es) per library")
+        log(f"  {spec.name} windows of {size} B of {text or 'the mixed text'}: {count} timed after {count} "
+            f"untimed, {repeats} fresh process(es) per library")
         results = fresh_rounds(spec, selected, {"job": "windows", "warm": warm, "windows": strings}, repeats,
                                log=log)
         for kind in ("unique", "repeated"):
             cell = []
             for name, runs in results.items():
-                row = {"tokenizer": spec.name, "size": size, "kind": kind, "lib": name, "windows": count}
+                row = {"tokenizer": spec.name, "size": size, "kind": kind, "lib": name, "windows": count,
+                       "text": text or "mixed"}
                 if isinstance(runs, str):
                     row["error"] = runs
                 else:
@@ -213,8 +220,9 @@ def run_corpus(spec, selected, chunks, *, repeats, threads=(1, 2), log=print) ->
 
 def _ratios(cell, key, *, lower_is_better, out="ratio"):
     """row[out] = how many times mtok's speed the row's is slower by: peer
-    time / mtok time (above 1, mtok is faster)."""
-    base = next((r.get(key) for r in cell if r["lib"] == "mtok"), None)
+    time / mtok time (above 1, mtok is faster). mtok's row is "mtok", or
+    "mtok-np" when only that one ran."""
+    base = next((r.get(key) for name in ("mtok", "mtok-np") for r in cell if r["lib"] == name), None)
     for r in cell:
         v = r.get(key)
         if base and v:

@@ -1,6 +1,6 @@
 """bench.callgrind._total_ir: the instruction count of a callgrind output
-file. With --instr-atstart=no (callgrind_windows --toggle) the header's
-summary is 0 and the count is the file's last total."""
+file: the header's summary (what callgrind_annotate reports), or, when
+that is 0 (--instr-atstart=no), the file's last total."""
 
 import sys
 from pathlib import Path
@@ -21,6 +21,11 @@ def _file(tmp_path, text):
 
 def test_the_last_total_wins(tmp_path):
     assert _total_ir(_file(tmp_path, "events: Ir\nsummary: 0\nfn=(1) f\n0 5\ntotals: 12149571\n")) == 12149571
+
+
+def test_a_nonzero_summary_wins_over_the_totals(tmp_path):
+    # A part dumped by callgrind_control -d: its totals line holds more.
+    assert _total_ir(_file(tmp_path, "events: Ir\nsummary: 15567714\nfn=(1) f\n0 5\ntotals: 18381586\n")) == 15567714
 
 
 def test_a_summary_alone_counts(tmp_path):
