@@ -78,6 +78,7 @@ void bind_testing_codes(nb::module_& m) {
     d["tag.TOKEN_SPANS"] = c::tag::kTokenSpans;
     d["tag.SHORT_TOKENS"] = c::tag::kShortTokens;
     d["tag.CHAR_FOLD"] = c::tag::kCharFold;
+    d["tag.CHAR_FOLD_IN_CONTEXT"] = c::tag::kCharFoldInContext;
     d["tag.WHOLE_TOKENS"] = c::tag::kWholeTokens;
     d["tag.UNIGRAM_TRIE"] = c::tag::kUnigramTrie;
     d["tag.WORDPIECE_TRIE"] = c::tag::kWordPieceTrie;

@@ -1,15 +1,19 @@
-"""Byte-level BPE character folds (section BFLD, cpp/src/models/bpe/char_fold.h):
-characters whose bytes always merge into one token start a word as that
-token. The ids must be the same with and without the section, on real
-tokenizers and on small ones where a neighbour can take a byte first; a
-corrupt section is refused."""
+"""Byte-level BPE character folds (sections BFLD and BFLC,
+cpp/src/models/bpe/char_fold.h): characters whose bytes always merge into
+one token start a word as that token, and (BFLC) so do characters that
+only a few neighbours could take a byte from, where none of those is
+beside them. The ids must be the same with and without the sections, on
+real tokenizers (next to each neighbour that may interfere, too) and on
+small ones where a neighbour can take a byte first; a corrupt section is
+refused."""
 
 import struct
 
 import pytest
 
 import mtok
-from harness import assert_same, byte_level_bpe, compare_with_hf, exported, section, short_parity_strings
+from harness import (assert_same, byte_level_bpe, compare_with_hf, exported, hide_sections, section,
+                     short_parity_strings)
 
 LLAMA3 = ("tokenizers", "llama3", "tokenizer.json")
 QWEN3 = ("tokenizers", "qwen3", "tokenizer.json")
@@ -30,9 +34,12 @@ def files(request):
 def test_folds_are_stored_and_reported(files):
     with_fold, without = files
     count = _fold_count(with_fold)
+    in_context = len(_in_context(with_fold)[0])
     assert count and count > 100  # hundreds of CJK and Cyrillic characters in each of these
-    assert section(without, "BFLD") is None
-    assert mtok.Tokenizer.from_bytes(with_fold).debug_info()["bpe_char_fold"] == f"{count} characters"
+    assert in_context > 1000  # thousands more fold where a space or a few characters are not beside them
+    assert section(without, "BFLD") is None and section(without, "BFLC") is None
+    assert (mtok.Tokenizer.from_bytes(with_fold).debug_info()["bpe_char_fold"]
+            == f"{count} characters, {in_context} more by their neighbours")
     assert mtok.Tokenizer.from_bytes(without).debug_info()["bpe_char_fold"] == "none"
 
 
@@ -42,6 +49,126 @@ def test_same_ids_with_and_without_folds(files):
     a = mtok.Tokenizer.from_bytes(with_fold).encode_batch(texts, add_special_tokens=False)
     b = mtok.Tokenizer.from_bytes(without).encode_batch(texts, add_special_tokens=False)
     assert_same("char folds vs bytes", texts, b, a)
+
+
+def test_same_ids_without_the_folds_by_neighbours(files):
+    with_fold = files[0]
+    texts = short_parity_strings(4000)
+    a = mtok.Tokenizer.from_bytes(with_fold).encode_batch(texts, add_special_tokens=False)
+    b = mtok.Tokenizer.from_bytes(hide_sections(with_fold, "BFLC")).encode_batch(texts, add_special_tokens=False)
+    assert_same("folds by neighbours vs none", texts, b, a)
+
+
+CONTEXT_HEAD = 8 + 1024 * 8  # [u32 count][u32 neighbour_count][u64 bits[1024]]
+
+
+def _in_context(data):
+    """(characters, their (left, right) neighbour byte strings) of the BFLC section."""
+    entry = section(data, "BFLC")
+    at, end = entry["offset"], entry["offset"] + entry["size"]
+    count, neighbour_count = struct.unpack_from("<II", data, at)
+    words = struct.unpack_from("<1024Q", data, at + 8)
+    chars = [chr(64 * k + b) for k, w in enumerate(words) for b in range(64) if w >> b & 1]
+    records = at + CONTEXT_HEAD
+    pool = records + 8 * count
+    assert pool + 16 * neighbour_count == end
+    sides = []
+    for k in range(count):
+        _, first, left, right = struct.unpack_from("<IHBB", data, records + 8 * k)
+        got = [struct.unpack_from("<QI", data, pool + 16 * (first + j)) for j in range(left + right)]
+        got = [word.to_bytes(8, "little")[:n] for word, n in got]
+        sides.append((got[:left], got[left:]))
+    return chars, sides
+
+
+def test_same_ids_as_the_reference_beside_each_neighbour(files, request):
+    """Each character that folds by its neighbours, with each of them
+    beside it (where it must start as bytes) and with others (where it
+    folds), against the reference."""
+    pytest.importorskip("tokenizers")
+    import corpus
+    from tokenizers import Tokenizer
+
+    parts = {"llama3": LLAMA3, "qwen3": QWEN3}.get(request.node.callspec.id)
+    if parts is None:
+        pytest.skip("the reference here is HF tokenizers: tokenizer.json files")
+    ref = Tokenizer.from_file(str(corpus.file_path(*parts)))
+    ours = mtok.Tokenizer.from_bytes(files[0])
+    chars, sides = _in_context(files[0])
+    texts = []
+    for c, (left, right) in list(zip(chars, sides))[::7]:  # a seventh of them: thousands of strings
+        for b in left:
+            try:
+                texts += [b.decode() + c, "\u4e2d" + b.decode() + c + "\u6587"]
+            except UnicodeDecodeError:
+                pass  # the end of a character: reached through the next ones
+        for b in right:
+            try:
+                texts += [c + b.decode(), c + b.decode() + c]
+            except UnicodeDecodeError:
+                pass
+        texts += [c * 3, "x" + c + c + "y", "\u3042" + c + "\u3044"]
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    assert_same("folds beside their neighbours", texts, expected, ours.encode_batch(texts, add_special_tokens=False))
+
+
+def _context_payload_at(data):
+    return section(data, "BFLC")["offset"]
+
+
+def _refused(data, match):
+    with pytest.raises(mtok.FormatError, match=match):
+        mtok.Tokenizer.from_bytes(bytes(data))
+
+
+def test_context_count_mismatch_is_a_format_error(files):
+    data = bytearray(files[0])
+    at = _context_payload_at(data)
+    (count,) = struct.unpack_from("<I", data, at)
+    struct.pack_into("<I", data, at, count + 1)
+    _refused(data, "BFLC: size does not match")
+
+
+def test_context_wrong_token_is_a_format_error(files):
+    data = bytearray(files[0])
+    at = _context_payload_at(data) + CONTEXT_HEAD
+    first, second = struct.unpack_from("<I", data, at)[0], struct.unpack_from("<I", data, at + 8)[0]
+    struct.pack_into("<I", data, at, second)
+    assert second != first
+    _refused(data, "BFLC: entry 0 is not the token of its character")
+
+
+@pytest.mark.parametrize("length", [0, 9])
+def test_context_neighbour_of_bad_length_is_a_format_error(files, length):
+    data = bytearray(files[0])
+    at = _context_payload_at(data)
+    (count,) = struct.unpack_from("<I", data, at)
+    struct.pack_into("<I", data, at + CONTEXT_HEAD + 8 * count + 8, length)
+    _refused(data, "BFLC: neighbour 0 is not 1 to 8 bytes")
+
+
+def test_context_neighbours_out_of_range_are_a_format_error(files):
+    data = bytearray(files[0])
+    at = _context_payload_at(data)
+    struct.pack_into("<B", data, at + CONTEXT_HEAD + 6, 5)  # entry 0: five on the left
+    _refused(data, "BFLC: entry 0 has neighbours out of range")
+
+
+def test_a_character_in_both_sections_is_a_format_error(files):
+    data = bytearray(files[0])
+    fold_bits = _payload_at(data) + 8
+    context_bits = _context_payload_at(data) + 8
+    k = next(i for i in range(1024) if struct.unpack_from("<Q", data, fold_bits + 8 * i)[0])
+    (word,) = struct.unpack_from("<Q", data, fold_bits + 8 * k)
+    (other,) = struct.unpack_from("<Q", data, context_bits + 8 * k)
+    struct.pack_into("<Q", data, context_bits + 8 * k, other | (word & -word))
+    _refused(data, "BFLC: a character is also in BFLD")
+
+
+def test_the_context_section_needs_the_raw_tables(files):
+    hidden = hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BWHL", "PFLT", "BSPN", "BSHT", "BTAG")
+    with pytest.raises(mtok.FormatError, match="BFLC, .* need BRAW and BHSH"):
+        mtok.Tokenizer.from_bytes(hidden)
 
 
 def _payload_at(data):
@@ -98,9 +225,11 @@ def _merges(thief):
     return merges + [(e6, x9c), (e6 + x9c, x9d)]
 
 
-@pytest.mark.parametrize("thief, folds", [(None, 1), ("lead", 0), ("continuation", 1)])
-def test_a_character_folds_only_when_no_neighbour_can_take_a_byte(tmp_path, thief, folds):
+@pytest.mark.parametrize("thief, folds, by_neighbours", [(None, 1, 0), ("lead", 0, 1), ("continuation", 1, 0)])
+def test_a_character_folds_only_when_no_neighbour_can_take_a_byte(tmp_path, thief, folds, by_neighbours):
+    # With the "lead" thief, 朝 folds by its neighbours: not after a 9D
+    # (the end of 朝) nor before an E6 (the start of 朝 and 日).
     pytest.importorskip("tokenizers")
-    samples = ["朝", "朝朝", "朝朝朝", "a朝b", "朝\u0080", "日朝", "朝 朝"]
+    samples = ["朝", "朝朝", "朝朝朝", "a朝b", "朝\u0080", "日朝", "朝日", "朝a朝", "朝 朝"]
     ours = compare_with_hf(byte_level_bpe(_merges(thief)), samples, tmp_path, f"thief {thief}")
-    assert ours.debug_info()["bpe_char_fold"] == ("none" if folds == 0 else f"{folds} characters")
+    assert ours.debug_info()["bpe_char_fold"] == f"{folds} characters, {by_neighbours} more by their neighbours"

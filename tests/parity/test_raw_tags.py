@@ -66,4 +66,4 @@ def test_tags_without_a_free_slot_are_a_format_error(files):
 
 def test_tags_need_the_index(files):
     with pytest.raises(mtok.FormatError, match="BTAG, BSPN and BSHT need BRAW and BHSH"):
-        mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BWHL", "PFLT", "BSPN", "BSHT"))
+        mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BFLC", "BWHL", "PFLT", "BSPN", "BSHT"))

@@ -131,4 +131,4 @@ def test_a_short_section_is_a_format_error(files):
 
 def test_the_section_needs_the_raw_tables(files):
     with pytest.raises(mtok.FormatError, match="BSPN and BSHT need BRAW and BHSH"):
-        mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BWHL", "PFLT", "BSPN", "BTAG"))
+        mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BFLC", "BWHL", "PFLT", "BSPN", "BTAG"))

@@ -87,6 +87,7 @@ constexpr uint32_t kRawTags = Tag("BTAG");     // byte-level BPE: a hash byte pe
 constexpr uint32_t kTokenSpans = Tag("BSPN");  // byte-level BPE: where a piece may be cut (token_spans.h)
 constexpr uint32_t kShortTokens = Tag("BSHT");  // byte-level BPE: tokens of up to 8 bytes (short_tokens.h)
 constexpr uint32_t kCharFold = Tag("BFLD");    // byte-level BPE: characters that start as one token
+constexpr uint32_t kCharFoldInContext = Tag("BFLC");  // byte-level BPE: ... unless given neighbours are beside them
 constexpr uint32_t kWholeTokens = Tag("BWHL"); // byte-level BPE: tokens that merge into themselves
 constexpr uint32_t kUnigramTrie = Tag("UTRI");  // Unigram: the lattice's bitmap trie
 constexpr uint32_t kWordPieceTrie = Tag("WTRI");  // WordPiece: the byte trie of the vocab

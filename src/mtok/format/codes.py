@@ -87,6 +87,7 @@ class Tag:
     TOKEN_SPANS = tag("BSPN")
     SHORT_TOKENS = tag("BSHT")
     CHAR_FOLD = tag("BFLD")
+    CHAR_FOLD_IN_CONTEXT = tag("BFLC")
     WHOLE_TOKENS = tag("BWHL")
     UNIGRAM_TRIE = tag("UTRI")
     WORDPIECE_TRIE = tag("WTRI")

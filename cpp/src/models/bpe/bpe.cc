@@ -76,8 +76,11 @@ class BpeModel : public Model {
       out->emplace_back("bpe_word_boundaries", tables_.boundaries.has_tables() ? "mapped from the file (BBND)"
                                                                                : "scanned at the first word");
     if (!byte_bpe_) return;
-    out->emplace_back("bpe_char_fold", tables_.fold.empty() ? std::string("none")
-                                                            : std::to_string(tables_.fold.size()) + " characters");
+    out->emplace_back("bpe_char_fold", tables_.fold.empty()
+                                           ? std::string("none")
+                                           : std::to_string(tables_.fold.size()) + " characters, " +
+                                                 std::to_string(tables_.fold.in_context_size()) +
+                                                 " more by their neighbours");
     out->emplace_back("bpe_whole_tokens", opt_.ignore_merges ? std::string("all (ignore_merges)")
                                           : tables_.whole.empty() ? std::string("none")
                                           : std::to_string(tables_.whole.Count()) + " tokens");
@@ -114,8 +117,10 @@ class BpeModel : public Model {
       if (!shorts.empty()) out->emplace_back(codes::tag::kShortTokens, std::move(shorts));
       const RankSplits splits = byte_bpe_->ComputeRankSplits();
       PairFilter filter = byte_bpe_->ComputePairFilter(splits);
-      out->emplace_back(codes::tag::kCharFold,
-                        byte_bpe_->ComputeCharFold(splits, filter.empty() ? nullptr : &filter).Payload());
+      const CharFold fold = byte_bpe_->ComputeCharFold(splits, filter.empty() ? nullptr : &filter);
+      out->emplace_back(codes::tag::kCharFold, fold.Payload());
+      std::string in_context = fold.ContextPayload();
+      if (!in_context.empty()) out->emplace_back(codes::tag::kCharFoldInContext, std::move(in_context));
       if (!filter.empty()) out->emplace_back(codes::tag::kPairFilter, filter.Payload());
       if (!opt_.ignore_merges)  // with it, every token found is emitted anyway
         out->emplace_back(codes::tag::kWholeTokens, byte_bpe_->ComputeWholeTokens().Payload());

@@ -118,6 +118,8 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
     MTOK_RETURN_IF_ERROR(ParseRawTables(raw, raw_index, raw_tags, vocab.id_limit(), &tables.raw));
     if (trailer.Find(codes::tag::kCharFold, &fold))
       MTOK_RETURN_IF_ERROR(CharFold::Parse(fold, tables.raw, &tables.fold));
+    if (trailer.Find(codes::tag::kCharFoldInContext, &fold))
+      MTOK_RETURN_IF_ERROR(CharFold::ParseContext(fold, tables.raw, &tables.fold));
     if (trailer.Find(codes::tag::kWholeTokens, &whole))
       MTOK_RETURN_IF_ERROR(WholeTokens::Parse(whole, tables.raw.count, &tables.whole));
     if (!filter.empty()) MTOK_RETURN_IF_ERROR(PairFilter::Parse(filter, &tables.pair_filter));
@@ -127,9 +129,10 @@ Status ReadBpe(ByteReader& r, bool full, const SectionTable& trailer, std::uniqu
       MTOK_RETURN_IF_ERROR(ShortTokens::Parse(shorts, tables.raw.count, &checked));
       tables.short_tokens = shorts;
     }
-  } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kWholeTokens, &whole) ||
+  } else if (trailer.Find(codes::tag::kCharFold, &fold) || trailer.Find(codes::tag::kCharFoldInContext, &fold) ||
+             trailer.Find(codes::tag::kWholeTokens, &whole) ||
              !filter.empty() || !raw_tags.empty() || !spans.empty() || !shorts.empty()) {
-    return FormatError("extension sections BFLD, BWHL, PFLT, BTAG, BSPN and BSHT need BRAW and BHSH");
+    return FormatError("extension sections BFLD, BFLC, BWHL, PFLT, BTAG, BSPN and BSHT need BRAW and BHSH");
   }
   std::string_view cuts;
   if (trailer.Find(codes::tag::kBpeBoundaries, &cuts)) MTOK_RETURN_IF_ERROR(BpeBoundaries::Parse(cuts, &tables.boundaries));

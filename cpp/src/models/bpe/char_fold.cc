@@ -13,11 +13,32 @@ void CharFold::Add(char32_t cp, uint32_t id) {
   ids_.push_back(id);
 }
 
+bool CharFold::AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
+                            const std::vector<std::string>& right) {
+  auto [at, added] = lists_.try_emplace({left, right}, static_cast<uint16_t>(neighbours_.size()));
+  if (added) {
+    if (neighbours_.size() + left.size() + right.size() > UINT16_MAX + size_t{1}) {
+      lists_.erase(at);
+      return false;
+    }
+    for (const auto* side : {&left, &right}) {
+      for (const std::string& b : *side)
+        neighbours_.push_back({Bytes(b.data(), b.size()), static_cast<uint32_t>(b.size()), 0});
+    }
+  }
+  context_bits_[cp >> 6] |= uint64_t{1} << (cp & 63);
+  in_context_.push_back({id, at->second, static_cast<uint8_t>(left.size()), static_cast<uint8_t>(right.size())});
+  return true;
+}
+
 void CharFold::Index() {
-  uint32_t seen = 0;
+  lists_.clear();
+  uint32_t seen = 0, seen_in_context = 0;
   for (size_t k = 0; k < kWords; ++k) {
     before_[k] = seen;
     seen += static_cast<uint32_t>(BitCount(bits_[k]));
+    context_before_[k] = seen_in_context;
+    seen_in_context += static_cast<uint32_t>(BitCount(context_bits_[k]));
   }
 }
 
@@ -27,6 +48,39 @@ std::string CharFold::Payload() const {
   out.append(reinterpret_cast<const char*>(bits_), sizeof(bits_));
   if (!ids_.empty()) out.append(reinterpret_cast<const char*>(ids_.data()), ids_.size() * sizeof(uint32_t));
   return out;
+}
+
+std::string CharFold::ContextPayload() const {
+  if (in_context_.empty()) return {};
+  const uint32_t head[2] = {static_cast<uint32_t>(in_context_.size()), static_cast<uint32_t>(neighbours_.size())};
+  std::string out(reinterpret_cast<const char*>(head), sizeof(head));
+  out.append(reinterpret_cast<const char*>(context_bits_), sizeof(context_bits_));
+  out.append(reinterpret_cast<const char*>(in_context_.data()), in_context_.size() * sizeof(Context));
+  out.append(reinterpret_cast<const char*>(neighbours_.data()), neighbours_.size() * sizeof(Neighbour));
+  return out;
+}
+
+Status CharFold::CheckIds(const uint64_t* bits, size_t count, const std::function<uint32_t(size_t)>& id_of,
+                          const RawTables& raw, const char* what) {
+  size_t marked = 0;
+  for (size_t k = 0; k < kWords; ++k) marked += BitCount(bits[k]);
+  if (marked != count)
+    return FormatError(std::string("extension section ") + what + ": the bitmap does not mark " +
+                       std::to_string(count) + " characters");
+  // Each entry must be its character's token: a wrong id would change
+  // results silently, so it is refused here rather than used.
+  std::string bytes;
+  size_t k = 0;
+  for (char32_t cp = 0; cp < kWords * 64; ++cp) {
+    if (((bits[cp >> 6] >> (cp & 63)) & 1) == 0) continue;
+    bytes.clear();
+    utf8::append(bytes, cp);
+    if (cp < 0x80 || (cp >= 0xD800 && cp < 0xE000) || raw.Token(id_of(k)) != bytes)
+      return FormatError(std::string("extension section ") + what + ": entry " + std::to_string(k) +
+                         " is not the token of its character");
+    ++k;
+  }
+  return Status::Ok();
 }
 
 Status CharFold::Parse(std::string_view payload, const RawTables& raw, CharFold* out) {
@@ -41,36 +95,68 @@ Status CharFold::Parse(std::string_view payload, const RawTables& raw, CharFold*
   std::memcpy(f.bits_, payload.data() + 8, sizeof(bits_));
   f.ids_.resize(count);
   if (count > 0) std::memcpy(f.ids_.data(), payload.data() + kHead, size_t{count} * 4);
+  MTOK_RETURN_IF_ERROR(CheckIds(f.bits_, count, [&f](size_t k) { return f.ids_[k]; }, raw, "BFLD"));
   f.Index();
-  if (f.before_[kWords - 1] + BitCount(f.bits_[kWords - 1]) != count)
-    return fail("the bitmap does not mark " + std::to_string(count) + " characters");
-  // Each entry must be its character's token: a wrong id would change
-  // results silently, so it is refused here rather than used.
-  std::string bytes;
-  size_t k = 0;
-  for (char32_t cp = 0; cp < kWords * 64; ++cp) {
-    if (((f.bits_[cp >> 6] >> (cp & 63)) & 1) == 0) continue;
-    bytes.clear();
-    utf8::append(bytes, cp);
-    if (cp < 0x80 || (cp >= 0xD800 && cp < 0xE000) || raw.Token(f.ids_[k]) != bytes)
-      return fail("entry " + std::to_string(k) + " is not the token of its character");
-    ++k;
-  }
   *out = std::move(f);
+  return Status::Ok();
+}
+
+Status CharFold::ParseContext(std::string_view payload, const RawTables& raw, CharFold* out) {
+  auto fail = [](const std::string& what) { return FormatError("extension section BFLC: " + what); };
+  constexpr size_t kHead = 8 + sizeof(context_bits_);
+  if (payload.size() < kHead) return fail("too short");
+  uint32_t count, neighbours;
+  std::memcpy(&count, payload.data(), 4);
+  std::memcpy(&neighbours, payload.data() + 4, 4);
+  if (payload.size() != kHead + uint64_t{count} * sizeof(Context) + uint64_t{neighbours} * sizeof(Neighbour))
+    return fail("size does not match its " + std::to_string(count) + " entries and " + std::to_string(neighbours) +
+                " neighbours");
+  CharFold& f = *out;
+  std::memcpy(f.context_bits_, payload.data() + 8, sizeof(context_bits_));
+  for (size_t k = 0; k < kWords; ++k) {
+    if (f.context_bits_[k] & f.bits_[k]) {
+      std::memset(f.context_bits_, 0, sizeof(context_bits_));
+      return fail("a character is also in BFLD");
+    }
+  }
+  f.in_context_.resize(count);
+  f.neighbours_.resize(neighbours);
+  if (count > 0) std::memcpy(f.in_context_.data(), payload.data() + kHead, count * sizeof(Context));
+  if (neighbours > 0)
+    std::memcpy(f.neighbours_.data(), payload.data() + kHead + count * sizeof(Context), neighbours * sizeof(Neighbour));
+  Status st = CheckIds(f.context_bits_, count, [&f](size_t k) { return f.in_context_[k].id; }, raw, "BFLC");
+  for (size_t k = 0; st.ok() && k < count; ++k) {
+    const Context& c = f.in_context_[k];
+    if (c.left > kMaxNeighbours || c.right > kMaxNeighbours || size_t{c.first} + c.left + c.right > neighbours)
+      st = fail("entry " + std::to_string(k) + " has neighbours out of range");
+  }
+  for (size_t k = 0; st.ok() && k < neighbours; ++k) {
+    const Neighbour& n = f.neighbours_[k];
+    if (n.len == 0 || n.len > kMaxNeighbourBytes || n.zero != 0 || (n.len < 8 && (n.bytes >> (8 * n.len)) != 0))
+      st = fail("neighbour " + std::to_string(k) + " is not 1 to 8 bytes");
+  }
+  if (!st.ok()) {  // *out keeps its BFLD part alone
+    std::memset(f.context_bits_, 0, sizeof(context_bits_));
+    f.in_context_.clear();
+    f.neighbours_.clear();
+    return st;
+  }
+  f.Index();
   return Status::Ok();
 }
 
 namespace {
 
-// Lowest rank at which a merge can take a symbol from outside a character:
-// from_left[e], a merge (x, e) with x ending at a character boundary (its
-// last byte below 0xC0, never a lead byte); from_right[e], a merge (e, y)
-// with y starting at one (ASCII or a lead byte, never a continuation).
+// The merges that can take a symbol from outside a character, by that
+// symbol: left_of[e], the merges (x, e) with x ending at a character
+// boundary (its last byte below 0xC0, never a lead byte); right_of[e], the
+// merges (e, y) with y starting at one (ASCII or a lead byte, never a
+// continuation). Each as (rank, the neighbour token).
 struct Steals {
-  std::vector<uint32_t> from_left, from_right;
+  using Takers = std::vector<std::pair<uint32_t, uint32_t>>;
+  std::vector<Takers> left_of, right_of;
 
-  Steals(const RawTables& raw)
-      : from_left(raw.count, CharFold::kNone), from_right(raw.count, CharFold::kNone) {}
+  explicit Steals(const RawTables& raw) : left_of(raw.count), right_of(raw.count) {}
 
   void Add(const RawTables& raw, uint32_t left, uint32_t right, uint32_t rank) {
     const std::string_view a = raw.Token(left), b = raw.Token(right);
@@ -79,10 +165,25 @@ struct Steals {
   }
   // `last`: left's last byte; `first`: right's first.
   void Add(uint32_t left, uint32_t right, unsigned char last, unsigned char first, uint32_t rank) {
-    if (last < 0xC0) from_left[right] = std::min(from_left[right], rank);
-    if (first < 0x80 || first >= 0xC2) from_right[left] = std::min(from_right[left], rank);
+    if (last < 0xC0) left_of[right].emplace_back(rank, left);
+    if (first < 0x80 || first >= 0xC2) right_of[left].emplace_back(rank, right);
   }
 };
+
+// Adds the bytes of the takers ranked below `below` to `into` (once each).
+void AddTakers(const RawTables& raw, const Steals::Takers& takers, uint64_t below, std::vector<std::string>* into) {
+  for (const auto& [rank, id] : takers) {
+    if (rank >= below) continue;
+    const std::string bytes(raw.Token(id));
+    if (std::find(into->begin(), into->end(), bytes) == into->end()) into->push_back(bytes);
+  }
+}
+
+bool Storable(const std::vector<std::string>& side) {
+  return side.size() <= CharFold::kMaxNeighbours &&
+         std::all_of(side.begin(), side.end(),
+                     [](const std::string& b) { return !b.empty() && b.size() <= CharFold::kMaxNeighbourBytes; });
+}
 
 }  // namespace
 
@@ -107,10 +208,13 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* fi
   }
   CharFold fold;
   std::string bytes;
+  std::vector<std::string> left, right;  // the neighbours that may take a symbol first
   for (char32_t cp = 0x80; cp < 0x10000; ++cp) {
     if (cp >= 0xD800 && cp < 0xE000) continue;
     bytes.clear();
     utf8::append(bytes, cp);
+    left.clear();
+    right.clear();
     // The character's BPE alone, in place: lowest rank first, leftmost on ties.
     uint32_t start[3], id[3];
     size_t n = bytes.size();
@@ -118,9 +222,9 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* fi
       start[k] = static_cast<uint32_t>(k);
       id[k] = byte_id_[static_cast<unsigned char>(bytes[k])];
     }
-    bool folds = true;
+    bool assembles = true;
     uint32_t last_rank = 0;
-    while (folds && n > 1) {
+    while (n > 1) {
       size_t best = n;
       uint32_t best_rank = CharFold::kNone, best_merged = 0, r, m;
       for (size_t k = 0; k + 1 < n; ++k) {
@@ -134,10 +238,11 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* fi
           best_merged = m;
         }
       }
-      // Stuck above one symbol, or a neighbour could merge first.
-      folds = best < n && best_merged < raw.count && best_rank < steals.from_left[id[0]] &&
-              best_rank < steals.from_right[id[n - 1]];
-      if (!folds) break;
+      assembles = best < n && best_merged < raw.count;  // else stuck above one symbol
+      if (!assembles) break;
+      // Neighbours that could merge with the first or last symbol first.
+      AddTakers(raw, steals.left_of[id[0]], best_rank, &left);
+      AddTakers(raw, steals.right_of[id[n - 1]], best_rank, &right);
       id[best] = best_merged;
       for (size_t k = best + 1; k + 1 < n; ++k) {
         start[k] = start[k + 1];
@@ -146,10 +251,17 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* fi
       --n;
       last_rank = best_rank;
     }
-    if (!folds || id[0] >= raw.count || raw.Token(id[0]) != bytes) continue;
-    // T must not merge with a neighbour below the rank that made it.
-    if (steals.from_left[id[0]] <= last_rank || steals.from_right[id[0]] <= last_rank) continue;
-    fold.Add(cp, id[0]);
+    if (!assembles || id[0] >= raw.count || raw.Token(id[0]) != bytes) continue;
+    // Nor may T merge with a neighbour below the rank that made it.
+    AddTakers(raw, steals.left_of[id[0]], uint64_t{last_rank} + 1, &left);
+    AddTakers(raw, steals.right_of[id[0]], uint64_t{last_rank} + 1, &right);
+    if (left.empty() && right.empty()) {
+      fold.Add(cp, id[0]);
+    } else if (Storable(left) && Storable(right)) {
+      std::sort(left.begin(), left.end());
+      std::sort(right.begin(), right.end());
+      fold.AddInContext(cp, id[0], left, right);
+    }
   }
   fold.Index();
   return fold;

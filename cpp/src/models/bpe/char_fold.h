@@ -1,7 +1,7 @@
-// Characters that byte-level BPE always assembles into one token, whatever
-// text surrounds them: a word's merge loop may start from that token
-// instead of the character's 2 or 3 bytes, and skip their merges (a third
-// of the Chinese and Russian characters of the test texts, for Llama 3).
+// Characters that byte-level BPE assembles into one token before any of
+// their bytes can merge with a neighbour: a word's merge loop may start
+// from that token instead of the character's 2 or 3 bytes, and skip their
+// merges.
 //
 // A character folds when replaying BPE on its bytes alone ends in one
 // token T, and no neighbour can interfere: at every step the pair merged
@@ -10,10 +10,24 @@
 // 0xC0) or the current last symbol into a right neighbour (a token starting
 // at one: ASCII or a lead byte), and no such merge with T itself ranks
 // below T's own. Text then merges to the same ids with or without folding.
-// The table is computed at export (section BFLD) and optional: without it
-// every character starts as bytes.
+// Such a character folds everywhere (section BFLD: a third of the Chinese
+// and Russian characters of the test texts, for Llama 3).
+//
+// Most of the others can be interfered with by a few neighbours only (the
+// tokens that may take a step's symbol first: a space, or one or two
+// characters, for most CJK characters of Llama 3). Such a character folds
+// where none of those neighbours' bytes lies next to it in the piece: a
+// neighbour symbol is a token whose bytes are the text beside the
+// character, so one that is not there cannot take anything (section BFLC:
+// with it, 93-95% of the Chinese and Japanese characters of the test texts
+// fold, 78-92% of Russian, Greek and Arabic ones).
+// The tables are computed at export and optional: without them every
+// character starts as bytes.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,13 +41,18 @@ namespace mtok {
 class CharFold {
  public:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  // A character that folds by its neighbours has at most this many on
+  // each side that may interfere, each of at most kMaxNeighbourBytes.
+  static constexpr size_t kMaxNeighbours = 4, kMaxNeighbourBytes = 8;
 
-  bool empty() const { return ids_.empty(); }
-  size_t size() const { return ids_.size(); }
+  bool empty() const { return ids_.empty() && in_context_.empty(); }
+  size_t size() const { return ids_.size(); }                  // folding everywhere
+  size_t in_context_size() const { return in_context_.size(); }  // folding by the neighbours
 
   // The token of the 2- or 3-byte character at s[i], with its length in
-  // *len; kNone when it does not fold (or the bytes are not one valid
-  // character).
+  // *len; kNone when it does not fold there (or the bytes are not one
+  // valid character). s is the whole piece being merged: the neighbours
+  // that matter are in it.
   uint32_t Find(std::string_view s, size_t i, size_t* len) const {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
     const size_t left = s.size() - i;
@@ -50,9 +69,12 @@ class CharFold {
     } else {
       return kNone;
     }
-    const uint64_t word = bits_[cp >> 6], below = word & ((uint64_t{1} << (cp & 63)) - 1);
-    if (((word >> (cp & 63)) & 1) == 0) return kNone;
-    return ids_[before_[cp >> 6] + static_cast<uint32_t>(BitCount(below))];
+    const uint64_t bit = uint64_t{1} << (cp & 63);
+    const uint64_t word = bits_[cp >> 6];
+    if (word & bit) return ids_[before_[cp >> 6] + static_cast<uint32_t>(BitCount(word & (bit - 1)))];
+    const uint64_t cword = context_bits_[cp >> 6];
+    if ((cword & bit) == 0) return kNone;
+    return InContext(s, i, *len, in_context_[context_before_[cp >> 6] + static_cast<uint32_t>(BitCount(cword & (bit - 1)))]);
   }
 
   // BFLD payload: [u32 count][u32 0][u64 bits[1024]] (bit c: code point c
@@ -61,17 +83,75 @@ class CharFold {
   // Validates a BFLD payload against the model's raw token bytes (each id
   // must be its character's token) and copies it in.
   static Status Parse(std::string_view payload, const RawTables& raw, CharFold* out);
-  // Adds a folding character (code points in increasing order); Index()
-  // after the last one.
+  // BFLC payload: [u32 count][u32 neighbour_count][u64 bits[1024]] (bit c:
+  // code point c folds by its neighbours), count x {u32 id, u16 first, u8
+  // left, u8 right} in code point order (neighbours [first, first + left)
+  // on the left, the right ones after them), then neighbour_count x {u64
+  // bytes (little-endian, zero past them), u32 length (1..8), u32 0}.
+  // Empty when no character folds so.
+  std::string ContextPayload() const;
+  // Validates a BFLC payload as Parse does a BFLD one, and adds it to *out
+  // (parsed from BFLD first, when the file has it: no character may be in
+  // both).
+  static Status ParseContext(std::string_view payload, const RawTables& raw, CharFold* out);
+  // Adds a character that folds everywhere, or (AddInContext) one that
+  // folds unless one of `left` ends right before it or one of `right`
+  // starts right after it (at most kMaxNeighbours each, of 1 to
+  // kMaxNeighbourBytes bytes; false, and the character left out, when
+  // the neighbours no longer fit the records' 16-bit index); code points
+  // in increasing order. Index() after the last one.
   void Add(char32_t cp, uint32_t id);
+  bool AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
+                    const std::vector<std::string>& right);
   void Index();
 
  private:
   static constexpr size_t kWords = 1024;  // 64K code points, one bit each
+  struct Context {
+    uint32_t id;
+    uint16_t first;  // its neighbours: neighbours_[first, first + left + right)
+    uint8_t left, right;
+  };
+  struct Neighbour {
+    uint64_t bytes;  // little-endian, zero past len
+    uint32_t len, zero;
+  };
+  static_assert(sizeof(Context) == 8 && sizeof(Neighbour) == 16, "the BFLC record layouts");
+
+  // The n (<= 8) bytes at p as a little-endian word.
+  static uint64_t Bytes(const char* p, size_t n) {
+    uint64_t w = 0;
+    for (size_t k = 0; k < n; ++k) w |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
+    return w;
+  }
+  // c.id, unless one of its neighbours lies beside the character at
+  // s[i, i + len).
+  uint32_t InContext(std::string_view s, size_t i, size_t len, const Context& c) const {
+    const Neighbour* n = neighbours_.data() + c.first;
+    for (size_t k = 0; k < c.left; ++k, ++n) {
+      if (i >= n->len && Bytes(s.data() + i - n->len, n->len) == n->bytes) return kNone;
+    }
+    const size_t j = i + len;
+    for (size_t k = 0; k < c.right; ++k, ++n) {
+      if (s.size() - j >= n->len && Bytes(s.data() + j, n->len) == n->bytes) return kNone;
+    }
+    return c.id;
+  }
+  // Checks the bitmap's characters against their ids (each its
+  // character's token); `what` names the section.
+  static Status CheckIds(const uint64_t* bits, size_t count, const std::function<uint32_t(size_t)>& id_of,
+                         const RawTables& raw, const char* what);
 
   uint64_t bits_[kWords] = {};
   uint32_t before_[kWords] = {};  // folding code points below word k
   std::vector<uint32_t> ids_;
+  uint64_t context_bits_[kWords] = {};
+  uint32_t context_before_[kWords] = {};
+  std::vector<Context> in_context_;
+  std::vector<Neighbour> neighbours_;
+  // While adding: where each list of neighbours already is in neighbours_
+  // (characters of one script share a few lists).
+  std::map<std::pair<std::vector<std::string>, std::vector<std::string>>, uint16_t> lists_;
 };
 
 }  // namespace mtok
