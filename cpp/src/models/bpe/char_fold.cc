@@ -248,9 +248,10 @@ CharFold ByteBpe::ComputeCharFold(const RankSplits& splits, const PairFilter* fi
       }
       assembles = best < n && best_merged < raw.count;  // else stuck above one symbol
       if (!assembles) break;
-      // Neighbours that could merge with the first or last symbol first.
-      AddTakers(raw, steals.left_of[id[0]], best_rank, &left);
-      AddTakers(raw, steals.right_of[id[n - 1]], best_rank, &right);
+      // Neighbours that could merge with the first or last symbol first
+      // (a tie counts: the leftmost of equal ranks merges first).
+      AddTakers(raw, steals.left_of[id[0]], uint64_t{best_rank} + 1, &left);
+      AddTakers(raw, steals.right_of[id[n - 1]], uint64_t{best_rank} + 1, &right);
       id[best] = best_merged;
       for (size_t k = best + 1; k + 1 < n; ++k) {
         start[k] = start[k + 1];
