@@ -123,6 +123,26 @@ def test_same_ids_as_hf_on_token_edges(name):
         assert_same(f"{name} parts, {rnd}", texts, expected, got, limit=2)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_long_piece_that_is_a_token_is_that_token(name):
+    # A piece with a cut is no token, so only an uncut one is looked up
+    # whole: every token of 16 bytes and more with a tracked point (a CJK
+    # phrase, say), alone and between spaces, must still be itself.
+    ref, tok = corpus.hf_pair(name)
+    dec = byte_level_decoder()
+    texts = []
+    for raw in (bytes(dec[c] for c in t) for t in ref.get_vocab() if all(c in dec for c in t)):
+        if len(raw) >= 16 and any(b >= 0xE0 for b in raw[1:]):
+            try:
+                text = raw.decode()
+            except UnicodeDecodeError:
+                continue
+            texts += [text, f"a {text} b"]
+    assert len(texts) > 200
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    assert_same(f"{name} long tokens", texts, expected, [tok.encode(t, add_special_tokens=False) for t in texts])
+
+
 # A small vocabulary whose tokens lie across the edges of 朝 (E6 9C 9D)
 # and 日 (E6 97 A5) in each window class: two bytes (9D E6), one byte
 # left and two right (9D E6 97), two left and one right (9C 9D E6), and

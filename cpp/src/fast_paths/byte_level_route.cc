@@ -83,9 +83,11 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   auto part = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->EncodePart(p, out); };
   auto merge = [this, &cache, &part](std::string_view p, std::vector<uint32_t>* out) {
     if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out);
-    if (bpe_->EncodeAsToken(p, out)) return;
+    // A piece with a cut is no token (a token's own bytes lie across each
+    // of its inner points), so only an uncut one is looked up whole: a
+    // first-seen CJK clause skips a probe of the token index.
     size_t cut = bpe_->NextCut(p, 0);
-    if (cut == p.size()) return bpe_->Merge(p, out);  // EncodeAsToken has looked the piece up
+    if (cut == p.size()) return bpe_->Encode(p, out);
     // The parts' ends, a batch at a time (CachedPartsIds prefetches them).
     size_t ends[32];
     for (size_t start = 0, n; start < p.size(); start = ends[n - 1]) {
