@@ -81,18 +81,31 @@ def _in_context(data):
     return chars, sides
 
 
+def _reference_ids(param_id, texts):
+    """The reference library's ids of `texts` for the `files` parameter:
+    tokenizers for a tokenizer.json, tiktoken for o200k's .tiktoken."""
+    import corpus
+
+    if param_id == "o200k":
+        tiktoken = pytest.importorskip("tiktoken")
+        from tiktoken.load import load_tiktoken_bpe
+
+        from mtok.convert.openai_encodings import ENCODING_SPECS
+
+        base, _, pattern, specials, n_vocab = ENCODING_SPECS["o200k_base"]
+        ranks = load_tiktoken_bpe(str(corpus.file_path(*O200K)))
+        ref = tiktoken.Encoding("o200k_base", pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials,
+                                explicit_n_vocab=n_vocab)
+        return ref.encode_ordinary_batch(texts)
+    tokenizers = pytest.importorskip("tokenizers")
+    ref = tokenizers.Tokenizer.from_file(str(corpus.file_path(*{"llama3": LLAMA3, "qwen3": QWEN3}[param_id])))
+    return [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+
+
 def test_same_ids_as_the_reference_beside_each_neighbour(files, request):
     """Each character that folds by its neighbours, with each of them
     beside it (where it must start as bytes) and with others (where it
     folds), against the reference."""
-    pytest.importorskip("tokenizers")
-    import corpus
-    from tokenizers import Tokenizer
-
-    parts = {"llama3": LLAMA3, "qwen3": QWEN3}.get(request.node.callspec.id)
-    if parts is None:
-        pytest.skip("the reference here is HF tokenizers: tokenizer.json files")
-    ref = Tokenizer.from_file(str(corpus.file_path(*parts)))
     ours = mtok.Tokenizer.from_bytes(files[0])
     chars, sides = _in_context(files[0])
     texts = []
@@ -108,7 +121,7 @@ def test_same_ids_as_the_reference_beside_each_neighbour(files, request):
             except UnicodeDecodeError:
                 pass
         texts += [c * 3, "x" + c + c + "y", "\u3042" + c + "\u3044"]
-    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    expected = _reference_ids(request.node.callspec.id, texts)
     assert_same("folds beside their neighbours", texts, expected, ours.encode_batch(texts, add_special_tokens=False))
 
 

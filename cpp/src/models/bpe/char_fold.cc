@@ -13,13 +13,13 @@ void CharFold::Add(char32_t cp, uint32_t id) {
   ids_.push_back(id);
 }
 
-bool CharFold::AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
+void CharFold::AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
                             const std::vector<std::string>& right) {
   auto [at, added] = lists_.try_emplace({left, right}, static_cast<uint16_t>(neighbours_.size()));
   if (added) {
     if (neighbours_.size() + left.size() + right.size() > UINT16_MAX + size_t{1}) {
       lists_.erase(at);
-      return false;
+      return;  // it starts as bytes: the same ids
     }
     for (const auto* side : {&left, &right}) {
       for (const std::string& b : *side)
@@ -28,7 +28,6 @@ bool CharFold::AddInContext(char32_t cp, uint32_t id, const std::vector<std::str
   }
   context_bits_[cp >> 6] |= uint64_t{1} << (cp & 63);
   in_context_.push_back({id, at->second, static_cast<uint8_t>(left.size()), static_cast<uint8_t>(right.size())});
-  return true;
 }
 
 void CharFold::Index() {
@@ -70,20 +69,14 @@ Status CharFold::CheckIds(const uint64_t* bits, size_t count, const std::functio
   // Each entry must be its character's token: a wrong id would change
   // results silently, so it is refused here rather than used. The marked
   // characters alone are visited (a load checks thousands of them).
+  std::string bytes;
   size_t k = 0;
   for (size_t w = 0; w < kWords; ++w) {
     for (uint64_t rest = bits[w]; rest != 0; rest &= rest - 1, ++k) {
       const auto cp = static_cast<char32_t>(64 * w + static_cast<size_t>(__builtin_ctzll(rest)));
-      char bytes[3];
-      size_t n = 0;
-      if (cp >= 0x80 && cp < 0x800) {
-        bytes[n++] = static_cast<char>(0xC0 | cp >> 6);
-      } else if (cp >= 0x800 && (cp < 0xD800 || cp >= 0xE000)) {
-        bytes[n++] = static_cast<char>(0xE0 | cp >> 12);
-        bytes[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      }
-      if (n > 0) bytes[n++] = static_cast<char>(0x80 | (cp & 0x3F));
-      if (n == 0 || raw.Token(id_of(k)) != std::string_view(bytes, n))
+      bytes.clear();
+      utf8::append(bytes, cp);
+      if (cp < 0x80 || (cp >= 0xD800 && cp < 0xE000) || raw.Token(id_of(k)) != bytes)
         return FormatError(std::string("extension section ") + what + ": entry " + std::to_string(k) +
                            " is not the token of its character");
     }
@@ -122,32 +115,23 @@ Status CharFold::ParseContext(std::string_view payload, const RawTables& raw, Ch
   CharFold& f = *out;
   std::memcpy(f.context_bits_, payload.data() + 8, sizeof(context_bits_));
   for (size_t k = 0; k < kWords; ++k) {
-    if (f.context_bits_[k] & f.bits_[k]) {
-      std::memset(f.context_bits_, 0, sizeof(context_bits_));
-      return fail("a character is also in BFLD");
-    }
+    if (f.context_bits_[k] & f.bits_[k]) return fail("a character is also in BFLD");
   }
   f.in_context_.resize(count);
   f.neighbours_.resize(neighbours);
   if (count > 0) std::memcpy(f.in_context_.data(), payload.data() + kHead, count * sizeof(Context));
   if (neighbours > 0)
     std::memcpy(f.neighbours_.data(), payload.data() + kHead + count * sizeof(Context), neighbours * sizeof(Neighbour));
-  Status st = CheckIds(f.context_bits_, count, [&f](size_t k) { return f.in_context_[k].id; }, raw, "BFLC");
-  for (size_t k = 0; st.ok() && k < count; ++k) {
+  MTOK_RETURN_IF_ERROR(CheckIds(f.context_bits_, count, [&f](size_t k) { return f.in_context_[k].id; }, raw, "BFLC"));
+  for (size_t k = 0; k < count; ++k) {
     const Context& c = f.in_context_[k];
     if (c.left > kMaxNeighbours || c.right > kMaxNeighbours || size_t{c.first} + c.left + c.right > neighbours)
-      st = fail("entry " + std::to_string(k) + " has neighbours out of range");
+      return fail("entry " + std::to_string(k) + " has neighbours out of range");
   }
-  for (size_t k = 0; st.ok() && k < neighbours; ++k) {
+  for (size_t k = 0; k < neighbours; ++k) {
     const Neighbour& n = f.neighbours_[k];
     if (n.len == 0 || n.len > kMaxNeighbourBytes || n.zero != 0 || (n.len < 8 && (n.bytes >> (8 * n.len)) != 0))
-      st = fail("neighbour " + std::to_string(k) + " is not 1 to 8 bytes");
-  }
-  if (!st.ok()) {  // *out keeps its BFLD part alone
-    std::memset(f.context_bits_, 0, sizeof(context_bits_));
-    f.in_context_.clear();
-    f.neighbours_.clear();
-    return st;
+      return fail("neighbour " + std::to_string(k) + " is not 1 to 8 bytes");
   }
   f.Index();
   return Status::Ok();

@@ -92,16 +92,16 @@ class CharFold {
   std::string ContextPayload() const;
   // Validates a BFLC payload as Parse does a BFLD one, and adds it to *out
   // (parsed from BFLD first, when the file has it: no character may be in
-  // both).
+  // both). On an error the load fails and *out is not used.
   static Status ParseContext(std::string_view payload, const RawTables& raw, CharFold* out);
   // Adds a character that folds everywhere, or (AddInContext) one that
   // folds unless one of `left` ends right before it or one of `right`
   // starts right after it (at most kMaxNeighbours each, of 1 to
-  // kMaxNeighbourBytes bytes; false, and the character left out, when
-  // the neighbours no longer fit the records' 16-bit index); code points
-  // in increasing order. Index() after the last one.
+  // kMaxNeighbourBytes bytes; left out, starting as bytes, when the
+  // neighbours no longer fit the records' 16-bit index); code points in
+  // increasing order. Index() after the last one.
   void Add(char32_t cp, uint32_t id);
-  bool AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
+  void AddInContext(char32_t cp, uint32_t id, const std::vector<std::string>& left,
                     const std::vector<std::string>& right);
   void Index();
 
