@@ -48,8 +48,9 @@ CALLGRIND = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "byte
 
 WINDOWS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("text", "text", ""), ("bytes", "size", "d"),
            ("kind", "kind", ""),
-           ("p50 µs", "p50_us", ".1f"), ("p99 µs", "p99_us", ".1f"), ("MB/s", "mb_s", ".2f"),
-           ("×mtok", "ratio", ".2f"), ("windows", "windows", "d"), ("ids match", "match", "match"))
+           ("p50 µs", "p50_us", ".1f"), ("p99 µs", "p99_us", ".1f"), ("mean µs", "mean_us", ".1f"),
+           ("MB/s", "mb_s", ".2f"), ("×mtok", "ratio", ".2f"), ("windows", "windows", "d"),
+           ("ids match", "match", "match"))
 CORPUS = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("threads", "threads", "d"), ("MB", "mb", ".2f"),
           ("cold MB/s", "cold_mb_s", ".1f"), ("×mtok", "cold_ratio", ".2f"),
           ("second MB/s", "second_mb_s", ".1f"), ("×mtok ", "second_ratio", ".2f"),

@@ -64,7 +64,7 @@ def test_quick_traffic_run_matches_reference(tmp_path):
         assert all(r["match"] is True for r in traffic[part]), (part, traffic[part])
     windows = traffic["windows"]
     assert {(r["size"], r["kind"]) for r in windows} == {(s, k) for s in (2048, 65536) for k in ("unique", "repeated")}
-    assert all(r["p99_us"] >= r["p50_us"] > 0 for r in windows)
+    assert all(r["p99_us"] >= r["p50_us"] > 0 and r["mean_us"] > 0 for r in windows)
     corpus_rows = traffic["corpus"]
     assert {r["threads"] for r in corpus_rows} == {1, 2}
     assert all(r["cold_mb_s"] > 0 and r["second_mb_s"] > 0 and r["batch_mb_s"] > 0 for r in corpus_rows)

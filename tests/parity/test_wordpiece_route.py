@@ -98,6 +98,31 @@ def test_edges(bert):
     check_all_ways(BASE, ref, ours, edge_strings())
 
 
+def letter_runs():
+    """Words of two- and three-byte letters (the route copies a word's
+    letters after its first in one loop, up to the end of each 32-byte
+    chunk of input), shifted by 0-40 ASCII bytes so their letters fall on
+    every side of a chunk's end, with what ends a run inside them: a
+    dropped mark, punctuation, CJK, a ligature, a four-byte letter, an
+    accented capital, a space."""
+    rng = random.Random(7)
+    letters = "жЖщЩяΣσάέήابتשׁあいアイ가각éÉñÑçœŒ"
+    breakers = ["\u0301", ",", "中", "ﬁ", "\U00020000", "Å", " ", "ǅ", "\u3000", "-"]
+    out = []
+    for shift in range(41):
+        word = "".join(rng.choice(letters) for _ in range(rng.randint(10, 60)))
+        cut = rng.randint(0, len(word))
+        out.append("a" * shift + " " + word)
+        out.append("b" * shift + word + rng.choice(breakers) + word[::-1])
+        out.append("c" * shift + word[:cut] + rng.choice(breakers) + word[cut:] + " " + word)
+    return out
+
+
+def test_letter_runs_across_chunks(bert):
+    ref, ours = bert
+    check_all_ways(BASE, ref, ours, letter_runs())
+
+
 def test_every_code_point_matches_the_general_pipeline(bert):
     """Each code point between letters, next to punctuation and alone: the
     route's per-code-point table against the general pipeline's stages."""

@@ -80,7 +80,7 @@ class WordPieceRoute::Words {
             ++p;
             break;
           default:
-            p = Utf8Char(p, end);
+            p = Utf8Char(p, stop, end);
         }
       }
     }
@@ -173,26 +173,34 @@ class WordPieceRoute::Words {
     return s.size();
   }
 
-  // The code point at p (not ASCII); returns where the next one starts.
-  // Two- and three-byte characters that continue a word or stand alone
-  // (most of every script) inline; the rest through NonAscii.
-  [[gnu::always_inline]] const char* Utf8Char(const char* p, const char* end) {
+  // The two- or three-byte code point at p into *cp, returning its
+  // length; 0 for any other (ASCII, four bytes, or not valid UTF-8).
+  static size_t TwoOrThree(const char* p, const char* end, char32_t* cp) {
     const auto* u = reinterpret_cast<const uint8_t*>(p);
     const size_t left = static_cast<size_t>(end - p);
-    char32_t cp;
-    size_t len;
     if ((u[0] & 0xE0) == 0xC0 && left >= 2 && (u[1] & 0xC0) == 0x80) {
-      cp = (char32_t(u[0] & 0x1F) << 6) | (u[1] & 0x3F);
-      len = 2;
-    } else if ((u[0] & 0xF0) == 0xE0 && left >= 3 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
-      cp = (char32_t(u[0] & 0x0F) << 12) | (char32_t(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
-      len = 3;
-    } else {
-      return NonAscii(p, end);
+      *cp = (char32_t(u[0] & 0x1F) << 6) | (u[1] & 0x3F);
+      return 2;
     }
+    if ((u[0] & 0xF0) == 0xE0 && left >= 3 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
+      *cp = (char32_t(u[0] & 0x0F) << 12) | (char32_t(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
+      return 3;
+    }
+    return 0;
+  }
+
+  // The code point at p (not ASCII); returns where the next one starts.
+  // Two- and three-byte characters that continue a word or stand alone
+  // (most of every script) inline; the rest through NonAscii. A word's
+  // letters after its first go through AppendRun, up to `stop`.
+  [[gnu::always_inline]] const char* Utf8Char(const char* p, const char* stop, const char* end) {
+    char32_t cp;
+    const size_t len = TwoOrThree(p, end, &cp);
+    if (len == 0) return NonAscii(p, end);
     const BertCodePoints::Entry& e = r_.cps_.At(cp);
     if (e.kind == BertCodePoints::kAppend) {
       if (e.len) Append16(e.out, e.len);
+      if (word_ != kNoWord) return AppendRun(p + len, stop, end);
     } else if (e.kind == BertCodePoints::kIsolate) {
       EndWord();
       spans_[n_++] = {pos_, pos_ + e.len};
@@ -202,6 +210,37 @@ class WordPieceRoute::Words {
       return NonAscii(p, end);
     }
     return p + len;
+  }
+
+  // The characters from p that continue the open word, those that start
+  // before `stop`: ASCII word bytes and two- and three-byte letters (most
+  // scripts', and the accented letters inside Latin words) in one loop,
+  // with the output position in a local (through the members, each copy
+  // made the compiler load the buffer and the position again). Returns
+  // where it stopped.
+  const char* AppendRun(const char* p, const char* stop, const char* end) {
+    const uint8_t* kind = r_.ascii_kind_;
+    char* const out = buf_.data.get();
+    size_t pos = pos_;
+    while (p < stop) {
+      const auto b = static_cast<uint8_t>(*p);
+      if (b < 0x80) {
+        if (kind[b] != kWordByte) break;
+        out[pos++] = r_.ascii_out_[b];
+        ++p;
+        continue;
+      }
+      char32_t cp;
+      const size_t len = TwoOrThree(p, end, &cp);
+      if (len == 0) break;
+      const BertCodePoints::Entry& e = r_.cps_.At(cp);
+      if (e.kind != BertCodePoints::kAppend) break;
+      std::memcpy(out + pos, e.out, 16);  // Room made it, as for Append16
+      pos += e.len;
+      p += len;
+    }
+    pos_ = pos;
+    return p;
   }
 
   [[gnu::noinline]] const char* NonAscii(const char* p, const char* end) {
