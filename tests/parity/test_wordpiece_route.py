@@ -123,6 +123,29 @@ def test_letter_runs_across_chunks(bert):
     check_all_ways(BASE, ref, ours, letter_runs())
 
 
+def ascii_block_texts():
+    """ASCII text that the route classifies 16 bytes at a time, shifted by
+    0-40 bytes so that every word start and end, punctuation byte and run
+    of them falls at every place in a block: at its first and last byte, a
+    word left open by the block before and closed by punctuation or white
+    space at the next one's first byte, words longer than a block."""
+    rng = random.Random(16)
+    parts = ["word", "w", "A", "x1", "ab,cd", "!!", "?", "(z)", "a.b.c", "12:34", "don't", "end.", "-", "[x]",
+             "Mixed-Case_Words", "q" * 17, "Z" * 33, "..", "1/2", "e-mail@host.org"]
+    out = []
+    for shift in range(41):
+        pieces = [rng.choice(parts) for _ in range(rng.randint(8, 30))]
+        joins = [rng.choice([" ", "", "  ", "\t", "\n", ""]) for _ in pieces]
+        body = "".join(p + j for p, j in zip(pieces, joins))
+        out += ["a" * shift + body, "." * shift + body, " " * shift + body + "!", "b" * shift + "," + body]
+    return out
+
+
+def test_ascii_blocks(bert):
+    ref, ours = bert
+    check_all_ways(BASE, ref, ours, ascii_block_texts())
+
+
 def test_every_code_point_matches_the_general_pipeline(bert):
     """Each code point between letters, next to punctuation and alone: the
     route's per-code-point table against the general pipeline's stages."""

@@ -102,19 +102,27 @@ class WordPieceRoute::Words {
     pos_ = base + 16;  // every byte is kept; white space is just in no span
     const uint32_t open = word_ != kNoWord;
     const uint32_t before = (m.word << 1) | open;  // bit i: byte i - 1 was in a word
-    const uint32_t starts = m.word & ~before;
-    const uint32_t ends = ~m.word & before & 0xFFFF;
-    // Events in text order: a word that ends at i, then punctuation at i.
-    for (uint32_t ev = starts | ends | m.punct; ev != 0; ev &= ev - 1) {
-      const uint32_t i = static_cast<uint32_t>(__builtin_ctz(ev));
-      const uint32_t bit = 1u << i;
-      const size_t at = base + i;
-      if (ends & bit) {
-        spans_[n_++] = {word_, at};
-        word_ = kNoWord;
+    // Where spans start and end (a punctuation byte is a span of its own):
+    // spans do not overlap, so the k-th start and the k-th end make a
+    // span, after the word left open by the last block takes the first
+    // end. Paired so, a span costs no branch on what kind of bit comes
+    // next (one per bit before, and words and punctuation take turns).
+    uint32_t starts = (m.word & ~before) | m.punct;
+    uint32_t ends = (~m.word & before & 0xFFFF) | (m.punct << 1);
+    if (open && ends != 0) {
+      spans_[n_++] = {word_, base + static_cast<size_t>(__builtin_ctz(ends))};
+      ends &= ends - 1;
+      word_ = kNoWord;
+    }
+    while (starts != 0) {
+      const size_t at = base + static_cast<size_t>(__builtin_ctz(starts));
+      starts &= starts - 1;
+      if (ends == 0) {  // the last word runs on into the next block
+        word_ = at;
+        break;
       }
-      if (m.punct & bit) spans_[n_++] = {at, at + 1};
-      if (starts & bit) word_ = at;
+      spans_[n_++] = {at, base + static_cast<size_t>(__builtin_ctz(ends))};
+      ends &= ends - 1;
     }
     return true;
   }
