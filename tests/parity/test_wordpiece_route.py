@@ -128,7 +128,8 @@ def ascii_block_texts():
     0-40 bytes so that every word start and end, punctuation byte and run
     of them falls at every place in a block: at its first and last byte, a
     word left open by the block before and closed by punctuation or white
-    space at the next one's first byte, words longer than a block."""
+    space at the next one's first byte, words longer than a block; and
+    the same with a byte a block stops at somewhere in it."""
     rng = random.Random(16)
     parts = ["word", "w", "A", "x1", "ab,cd", "!!", "?", "(z)", "a.b.c", "12:34", "don't", "end.", "-", "[x]",
              "Mixed-Case_Words", "q" * 17, "Z" * 33, "..", "1/2", "e-mail@host.org"]
@@ -138,6 +139,12 @@ def ascii_block_texts():
         joins = [rng.choice([" ", "", "  ", "\t", "\n", ""]) for _ in pieces]
         body = "".join(p + j for p, j in zip(pieces, joins))
         out += ["a" * shift + body, "." * shift + body, " " * shift + body + "!", "b" * shift + "," + body]
+        # A byte a block stops at (an accented letter, a control byte, a
+        # mark, CJK, NBSP) after 0-40 ASCII bytes: the bytes before it
+        # are taken by the block, the rest by the scalar loop.
+        for stop in ("é", "\x01", "\u0301", "中", "\u00a0", "Ж", "\x7f"):
+            cut = rng.randint(0, len(body))
+            out.append("c" * shift + body[:cut] + stop + body[cut:])
     return out
 
 

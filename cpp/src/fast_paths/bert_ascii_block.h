@@ -1,8 +1,9 @@
 // The BERT classes of 16 ASCII bytes at once (SSE2, in every x86-64 CPU):
 // the bytes as normalized (lowercased or not) and bit masks of the word
 // bytes (letters and digits) and the punctuation; the rest are white space.
-// Blocks holding a control byte or a non-ASCII byte are left to the
-// scalar loop, which drops or maps them. Elsewhere there is no block path.
+// A control byte or a non-ASCII byte ends what a block can classify: the
+// bytes before it are taken, it and the rest are left to the scalar loop,
+// which drops or maps them. Elsewhere there is no block path.
 #pragma once
 #include <cstdint>
 
@@ -23,9 +24,10 @@ struct Masks {
 };
 
 #ifdef MTOK_BERT_ASCII_BLOCKS
-// False when a byte of the block is not a block byte; else stores the
-// normalized block at out (16 bytes) and fills *m.
-inline bool Classify(const char* in, bool lowercase, char* out, Masks* m) {
+// How many bytes from the block's start are block bytes (16: all). When
+// at least `min`, stores the normalized block at out (16 bytes) and fills
+// *m (bits past that count are the later bytes': the caller masks them).
+inline unsigned Classify(const char* in, bool lowercase, unsigned min, char* out, Masks* m) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
   // Signed compares: bytes >= 0x80 are negative, so below 0x20 too.
   const __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
@@ -33,7 +35,9 @@ inline bool Classify(const char* in, bool lowercase, char* out, Masks* m) {
                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
   const __m128i del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F));
-  if (_mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(tab, low), del)) != 0) return false;
+  const auto bad = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(tab, low), del)));
+  const auto good = static_cast<unsigned>(__builtin_ctz(bad | 0x10000));
+  if (good < min) return good;
   const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
                                       _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
   const __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
@@ -47,7 +51,7 @@ inline bool Classify(const char* in, bool lowercase, char* out, Masks* m) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), normalized);
   m->word = static_cast<uint32_t>(_mm_movemask_epi8(word));
   m->punct = static_cast<uint32_t>(_mm_movemask_epi8(_mm_andnot_si128(_mm_or_si128(word, space), _mm_set1_epi8(-1))));
-  return true;
+  return good;
 }
 #endif
 

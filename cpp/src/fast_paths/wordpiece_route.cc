@@ -49,7 +49,7 @@ class WordPieceRoute::Words {
       const char* const stop = p + std::min<size_t>(kChunk, static_cast<size_t>(end - p));
 #ifdef MTOK_BERT_ASCII_BLOCKS
       if (r_.blocks_) {
-        while (stop - p >= 16 && Block(p)) p += 16;
+        for (size_t taken = 16; taken == 16 && stop - p >= 16; p += taken) taken = Block(p);
       }
 #endif
       while (p < stop) {
@@ -93,13 +93,20 @@ class WordPieceRoute::Words {
 
  private:
 #ifdef MTOK_BERT_ASCII_BLOCKS
-  // 16 ASCII bytes at p through the block classes; false (nothing done)
-  // when the block holds a byte the scalar loop must see.
-  bool Block(const char* p) {
+  // The 16 bytes at p through the block classes, up to the first one the
+  // scalar loop must see (a control byte, a non-ASCII one: accented
+  // letters inside Latin text); returns how many were taken, 0 when fewer
+  // than kMinBlockBytes would be (the scalar loop is cheaper for those).
+  static constexpr unsigned kMinBlockBytes = 8;
+  size_t Block(const char* p) {
     bert_ascii::Masks m;
     const size_t base = pos_;
-    if (!bert_ascii::Classify(p, r_.lowercase_, buf_.data.get() + base, &m)) return false;
-    pos_ = base + 16;  // every byte is kept; white space is just in no span
+    const unsigned good = bert_ascii::Classify(p, r_.lowercase_, kMinBlockBytes, buf_.data.get() + base, &m);
+    if (good < kMinBlockBytes) return 0;
+    const uint32_t taken = (1u << good) - 1;
+    m.word &= taken;
+    m.punct &= taken;
+    pos_ = base + good;  // every byte taken is kept; white space is just in no span
     const uint32_t open = word_ != kNoWord;
     const uint32_t before = (m.word << 1) | open;  // bit i: byte i - 1 was in a word
     // Where spans start and end (a punctuation byte is a span of its own):
@@ -108,7 +115,7 @@ class WordPieceRoute::Words {
     // end. Paired so, a span costs no branch on what kind of bit comes
     // next (one per bit before, and words and punctuation take turns).
     uint32_t starts = (m.word & ~before) | m.punct;
-    uint32_t ends = (~m.word & before & 0xFFFF) | (m.punct << 1);
+    uint32_t ends = (~m.word & before & taken) | (m.punct << 1);
     if (open && ends != 0) {
       spans_[n_++] = {word_, base + static_cast<size_t>(__builtin_ctz(ends))};
       ends &= ends - 1;
@@ -124,7 +131,7 @@ class WordPieceRoute::Words {
       spans_[n_++] = {at, base + static_cast<size_t>(__builtin_ctz(ends))};
       ends &= ends - 1;
     }
-    return true;
+    return good;
   }
 #endif
 
