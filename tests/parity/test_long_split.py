@@ -18,14 +18,19 @@ from mtok import _native
 from harness import assert_same
 
 REPO = Path(__file__).resolve().parents[2]
-# The four pre-token scanners with line-break cuts (GPT-2, Llama-3, o200k, Qwen).
+# The pre-token scanners with line-break cuts: GPT-2, Llama-3, o200k and
+# Qwen from tokenizer.json; tiktoken's r50k and cl100k (which end a white
+# space run with \s++$ and \s*[\r\n]) below.
 NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3")
+TIKTOKEN_NAMES = ("r50k_base", "cl100k_base", "o200k_base")
 SPLIT_MIN = _native.SPLIT_MIN_BYTES  # EncodeOptions::kSplitMinBytes
 PARTS = 8  # two threads, four parts each: cut targets at every eighth of the text
 # Characters on either side of a line break: letters of several scripts,
 # digits, o200k's '/', punctuation, apostrophes (contractions), ASCII and
-# Unicode white space, line breaks, an emoji.
-AROUND = ["a", "Z", "7", "/", ".", "'", "-", " ", "\t", "\r", "\n", "中", "é", "\u3000", "\u00a0", "😀"]
+# Unicode white space, line breaks, an emoji, and a control character
+# that Python's isspace() takes for white space and the patterns' \s do not.
+AROUND = ["a", "Z", "7", "/", ".", "'", "-", "(", " ", "\t", "\r", "\n", "中", "é", "\u3000", "\u00a0", "😀",
+          "\x1c"]
 FILLER = "lorem ipsum, dolor 1234 sit/amet; ÉTÉ café 東京 ok?? (x) "  # no line break
 
 
@@ -74,6 +79,19 @@ def test_every_cut_context_gives_the_one_thread_and_reference_ids(pair):
     assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
+@pytest.mark.parametrize("name", TIKTOKEN_NAMES)
+def test_every_cut_context_gives_tiktoken_ids(name):
+    """The same cut contexts through tiktoken's patterns, against tiktoken."""
+    from test_tiktoken import reference
+
+    ref, tok = reference(name), mtok.get_encoding(name)._tokenizer
+    texts = texts_with_cuts()
+    expected = ref.encode_ordinary_batch(texts)
+    for threads in (1, 2):
+        got = [tok.encode(t, add_special_tokens=False, num_threads=threads) for t in texts]
+        assert_same(f"tiktoken {name}, {threads} threads", texts, expected, got, limit=2)
+
+
 def test_corpus_text_on_two_threads(pair):
     ref, tok = pair
     if not corpus.available():
@@ -101,8 +119,8 @@ def test_parts_kept_between_calls_never_leak_into_the_next(pair):
 
 # Text that NFC changes: a decomposed "é" (composed), Hangul jamo
 # (composed into a syllable), marks out of canonical order (reordered),
-# and the Greek question mark, which becomes ';' (after a line break:
-# a cut in the text, none in its form).
+# and the Greek question mark, which becomes ';' (after a line break: a
+# cut in the text and in its form).
 NOT_NFC = ["cafe\u0301", "\u1100\u1161", "a\u0323\u0302", "\u037e"]
 
 

@@ -1,12 +1,9 @@
 #include "fast_paths/byte_level_route.h"
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 
 #include "common/regex.h"
-#include "common/unicode.h"
-#include "common/utf8.h"
 #include "models/bpe/byte_bpe.h"
 #include "fast_paths/piece_cache.h"
 #include "pre_tokenizers/pre_tokenizers.h"
@@ -46,28 +43,10 @@ void ByteLevelRoute::PrepareThread() const {
   bpe_->PrepareThread();
 }
 
-// A line break between two characters that are not white space, the one
-// after it a letter, a digit or not ASCII. None of the scanners' patterns
-// (GPT-2, Llama-3, Qwen, cl100k, o200k, r50k) has a pre-token that goes on
-// past a line break into such a character (o200k's punctuation run may
-// take a '/' after line breaks), nor one that the break and a character
-// before it form differently when the text ends there: a lone break is a
-// pre-token of its own or the end of a punctuation run. A user pattern
-// (regex_ without scanner_) promises nothing.
+// The scanners' patterns say (Scanner::AlwaysSplitsAfterNewline); a user
+// pattern (regex_ without scanner_) promises nothing.
 bool ByteLevelRoute::AlwaysSplitsAt(std::string_view s, size_t p) const {
-  if (scanner_ == nullptr || p < 2 || p >= s.size() || s[p - 1] != '\n') return false;
-  const auto after = static_cast<unsigned char>(s[p]);
-  if (after < 0x80) {
-    if (!std::isalnum(after)) return false;
-  } else {
-    int len = 0;
-    if (unicode::is_white_space(utf8::decode(s, p, &len))) return false;
-  }
-  size_t start = p - 2;  // the character before the break
-  while (start > 0 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80 && p - 2 - start < 3) --start;
-  int len = 0;
-  const char32_t before = utf8::decode(s, start, &len);
-  return start + static_cast<size_t>(len) == p - 1 && !unicode::is_white_space(before);
+  return scanner_ != nullptr && scanner_->AlwaysSplitsAfterNewline(s, p);
 }
 
 void ByteLevelRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {

@@ -300,12 +300,28 @@ const std::vector<Known>& KnownPatterns() {
 
 }  // namespace
 
+bool Scanner::AlwaysSplitsAfterNewline(std::string_view s, size_t p) const {
+  if (p < 2 || p >= s.size() || s[p - 1] != '\n') return false;
+  int len;
+  const char32_t after = At(s, p, &len);
+  if (In(kSpace, after) || (after == '/' && slash_after_newline_)) return false;
+  if (newline_ends_runs_) return true;
+  size_t start = p - 2;  // the character before the break: not white space
+  while (start > 0 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80 && p - 2 - start < 3) --start;
+  return !In(kSpace, At(s, start, &len)) && start + static_cast<size_t>(len) == p - 1;
+}
+
 std::unique_ptr<Scanner> Scanner::ForPattern(std::string_view pattern, RegexDialect dialect) {
   for (const Known& k : KnownPatterns()) {
     if (k.dialect == dialect && pattern == k.pattern) {
       std::unique_ptr<Scanner> s(new Scanner());
       s->alts_ = k.alts;
       s->max_digits_ = k.max_digits;
+      for (const Alt& a : k.alts) {
+        if (a.kind == Alt::kSpaceNotBeforeNonSpace && !s->newline_ends_runs_) break;
+        if (a.kind == Alt::kSpaceToNewline) s->newline_ends_runs_ = true;
+      }
+      for (const Alt& a : k.alts) s->slash_after_newline_ |= a.has_trailing && a.trailing == kNewlineSlash;
       switch (k.ascii) {
         case AsciiFamily::kNone: s->find_some_ = FindSomeFor<AsciiFamily::kNone>; break;
         case AsciiFamily::kGpt2: s->find_some_ = FindSomeFor<AsciiFamily::kGpt2>; break;

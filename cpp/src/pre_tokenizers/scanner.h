@@ -38,6 +38,17 @@ class Scanner {
     return find_some_(*this, text, from, out, cap, next);
   }
 
+  // True when every match ends at byte p of s (0 < p < s.size(), s[p - 1]
+  // a line break) whatever text comes before s[p - 4] or after s[p + 3],
+  // and the matches of s[0, p) and s[p, end) apart are those of s: the
+  // character at p is not white space, and no match takes a line break
+  // together with a character after it (only o200k's punctuation run,
+  // with '/'). The line break ends its white space run's match with the
+  // text cut there or not: a pattern that tries \s*[\r\n]+ before
+  // \s+(?!\S) takes the run whole either way; one without it (GPT-2)
+  // only when the break is the run's only character.
+  bool AlwaysSplitsAfterNewline(std::string_view s, size_t p) const;
+
   // One alternative of a pattern (see scanner.cc).
   struct Alt;
 
@@ -52,6 +63,10 @@ class Scanner {
 
   std::vector<Alt> alts_;
   size_t max_digits_ = 0;  // of \p{N} runs, for the ASCII shortcut
+  // \s*[\r\n]+ (or \s*[\r\n]) comes before \s+(?!\S): a white space
+  // run ending in a line break is one match, at the end of the text or not.
+  bool newline_ends_runs_ = false;
+  bool slash_after_newline_ = false;  // a match may go on from a line break into '/'
   size_t (*find_some_)(const Scanner&, std::string_view, size_t, Span*, size_t, size_t*) = nullptr;
 };
 
