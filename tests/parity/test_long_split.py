@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3")
 TIKTOKEN_NAMES = ("r50k_base", "cl100k_base", "o200k_base")
 SPLIT_MIN = _native.SPLIT_MIN_BYTES  # EncodeOptions::kSplitMinBytes
-PARTS = 8  # two threads, four parts each: cut targets at every eighth of the text
+PARTS = 8  # segments of a text, each ending in a context: a cut target falls in each
 # Characters on either side of a line break: letters of several scripts,
 # digits, o200k's '/', punctuation, apostrophes (contractions), ASCII and
 # Unicode white space, line breaks, an emoji, and a control character

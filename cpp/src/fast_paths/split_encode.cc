@@ -11,9 +11,12 @@ namespace mtok {
 
 namespace {
 
-// Parts per thread: a worker that wakes late, or a part of slow text
-// (CJK), leaves less idle time when the other thread can take over parts.
-constexpr size_t kPartsPerThread = 4;
+// Parts per thread: a worker that wakes late, a thread whose caches are
+// colder, or a part of slow text (CJK) leaves less idle time when the
+// other thread can take over parts; each thread claims its own parts in
+// order, so the last few are what evens the threads out (bench/README,
+// twenty-second session).
+constexpr size_t kPartsPerThread = 8;
 
 // The first cut at or after `from` and before `limit`, or `limit`: a
 // position after a line break that the route always splits at.
