@@ -20,8 +20,10 @@ from harness import assert_same
 REPO = Path(__file__).resolve().parents[2]
 # The pre-token scanners with line-break cuts: GPT-2, Llama-3, o200k and
 # Qwen from tokenizer.json; tiktoken's r50k and cl100k (which end a white
-# space run with \s++$ and \s*[\r\n]) below.
-NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3")
+# space run with \s++$ and \s*[\r\n]) below. XLM-R and T5: Metaspace
+# routes that normalize line breaks to spaces and cut before them (XLM-R
+# collapsing spaces, T5 splitting on white space first).
+NAMES = ("gpt2", "llama3", "gpt-4o-o200k-hf", "qwen3", "xlm-roberta", "t5-small")
 TIKTOKEN_NAMES = ("r50k_base", "cl100k_base", "o200k_base")
 SPLIT_MIN = _native.SPLIT_MIN_BYTES  # EncodeOptions::kSplitMinBytes
 PARTS = 8  # segments of a text, each ending in a context: a cut target falls in each
@@ -37,7 +39,8 @@ FILLER = "lorem ipsum, dolor 1234 sit/amet; ÉTÉ café 東京 ok?? (x) "  # no 
 def contexts():
     """Every (before, after) pair around a line break, with double breaks."""
     pairs = [a + "\n" + b for a, b in itertools.product(AROUND, repeat=2)]
-    return pairs + ["x\n\ny", "x\r\ny", "x \ny", "x\n y", "x.\n/y", "x\n's", "\n\nx"]
+    # (U+0600 starts a grapheme cluster with the character after it.)
+    return pairs + ["x\n\ny", "x\r\ny", "x \ny", "x\n y", "x.\n/y", "x\n's", "\n\nx", "\u0600a\nb", "\u0600.\nb"]
 
 
 def texts_with_cuts():

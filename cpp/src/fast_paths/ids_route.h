@@ -27,9 +27,14 @@ class IdsRoute {
   // memory) ahead of its first Encode. Optional: Encode makes them too.
   // A piece cache is backed when made (PieceCache::AllocateTables).
   virtual void PrepareThread() const {}
+  // Where a long segment may be cut at a line break: right after it
+  // (false), or right before it (true: Metaspace, where the break becomes
+  // the space that starts the next piece).
+  virtual bool CutsBeforeLineBreak() const { return false; }
   // True when the pre-tokenizer always puts a boundary at byte p of s
-  // (0 < p < s.size(), s[p - 1] == '\n'), whatever text comes before or
-  // after: encoding s[0, p) and s[p, end) apart gives the ids of s.
+  // (0 < p < s.size(), s[p - 1] == '\n', or s[p] == '\n' when
+  // CutsBeforeLineBreak), whatever text comes before or after: encoding
+  // s[0, p) and s[p, end) apart gives the ids of s.
   virtual bool AlwaysSplitsAt(std::string_view /*s*/, size_t /*p*/) const { return false; }
   // AlwaysSplitsAt reads no byte of s more than this far from p.
   static constexpr size_t kCutContext = 8;

@@ -174,8 +174,21 @@ std::unique_ptr<MetaspaceRoute> MetaspaceRoute::Make(const PipelineShape& shape,
     r->normalizes_ = true;
     r->precompiled_ = precompiled->stage;
     r->collapse_spaces_ = collapse;
+    r->FindCuts();
   }
   return r;
+}
+
+void MetaspaceRoute::FindCuts() {
+  // The form of one character, c alone.
+  auto form = [this](char c) {
+    const std::string text(1, c);
+    std::string out;
+    precompiled_->Stream(text, [&](std::string_view chunk) { out.append(chunk); });
+    return out;
+  };
+  cuts_ = (split_ || whitespace_split_) && form('\n') == " ";
+  for (char c = '!'; cuts_ && c <= '~'; ++c) kept_before_cut_[static_cast<uint8_t>(c)] = form(c) == std::string(1, c);
 }
 
 void MetaspaceRoute::Encode(std::string_view segment, bool at_input_start,

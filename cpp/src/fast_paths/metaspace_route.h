@@ -24,6 +24,18 @@ class MetaspaceRoute : public IdsRoute {
   void Encode(std::string_view segment, bool at_input_start, std::vector<uint32_t>* ids) const override;
   bool Normalizes() const override { return normalizes_; }
   void PrepareThread() const override;
+  bool CutsBeforeLineBreak() const override { return true; }
+  // Before a line break that the fused normalizer makes a space (the
+  // start of the next piece), after an ASCII character it leaves as it is
+  // and that starts its own grapheme cluster (the byte before it ASCII
+  // too): the normalized text is its parts' forms joined, no space
+  // collapse or piece goes across the cut, and the part after it starts
+  // with the replacement, so it prepends nothing.
+  bool AlwaysSplitsAt(std::string_view s, size_t p) const override {
+    if (!cuts_ || p < 2 || p >= s.size() || s[p] != '\n') return false;
+    const auto b1 = static_cast<uint8_t>(s[p - 1]), b2 = static_cast<uint8_t>(s[p - 2]);
+    return b1 < 0x80 && b2 < 0x80 && kept_before_cut_[b1];
+  }
   void RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const override;
   const char* Name() const override {
     return normalizes_ ? "Precompiled and Metaspace fused, straight to the model"
@@ -35,6 +47,8 @@ class MetaspaceRoute : public IdsRoute {
 
   MetaspaceRoute();
   void EncodePiece(std::string_view piece, PieceCache& cache, std::vector<uint32_t>* ids) const;
+  // Sets cuts_ and kept_before_cut_ from the fused normalizer.
+  void FindCuts();
 
   uint64_t serial_;  // keys this route's per-thread piece caches
   const Model* model_ = nullptr;
@@ -47,6 +61,8 @@ class MetaspaceRoute : public IdsRoute {
   PrependScheme scheme_{};
   bool split_ = true;
   bool stop_[256] = {};  // bytes that may start a space, white space or the replacement
+  bool cuts_ = false;    // AlwaysSplitsAt may say yes: fused, "\n" normalized to " ", pieces split
+  bool kept_before_cut_[128] = {};  // printable ASCII the normalizer leaves as it is
 };
 
 }  // namespace mtok

@@ -19,14 +19,17 @@ namespace {
 constexpr size_t kPartsPerThread = 8;
 
 // The first cut at or after `from` and before `limit`, or `limit`: a
-// position after a line break that the route always splits at.
+// position at a line break (after it, or before it for a route that cuts
+// there) that the route always splits at.
 size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t limit) {
-  for (size_t at = from; at < limit;) {
+  const size_t before = route.CutsBeforeLineBreak() ? 1 : 0;
+  for (size_t at = from + before; at < limit;) {
     const void* nl = std::memchr(s.data() + at, '\n', limit - at);
     if (nl == nullptr) break;
-    const size_t p = static_cast<size_t>(static_cast<const char*>(nl) - s.data()) + 1;
+    const size_t after = static_cast<size_t>(static_cast<const char*>(nl) - s.data()) + 1;
+    const size_t p = after - before;
     if (p < limit && route.AlwaysSplitsAt(s, p)) return p;
-    at = p;
+    at = after;
   }
   return limit;
 }
