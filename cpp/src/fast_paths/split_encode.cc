@@ -23,7 +23,7 @@ constexpr size_t kPartsPerThread = 8;
 // there) that the route always splits at.
 size_t NextCut(const IdsRoute& route, std::string_view s, size_t from, size_t limit) {
   const size_t before = route.CutsBeforeLineBreak() ? 1 : 0;
-  for (size_t at = from + before; at < limit;) {
+  for (size_t at = from; at < limit;) {
     const void* nl = std::memchr(s.data() + at, '\n', limit - at);
     if (nl == nullptr) break;
     const size_t after = static_cast<size_t>(static_cast<const char*>(nl) - s.data()) + 1;
