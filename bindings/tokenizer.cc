@@ -254,7 +254,8 @@ nb::list AccelSections(nb::bytes data) {
 }
 
 void bind_tokenizer(nb::module_& m) {
-  m.attr("SPLIT_MIN_BYTES") = mtok::EncodeOptions::kSplitMinBytes;  // texts shorter stay on one thread
+  m.attr("SPLIT_MIN_BYTES") = mtok::EncodeOptions::kSplitMinBytes;  // split from here with cold pool caches
+  m.attr("SPLIT_MIN_BYTES_WARM") = mtok::EncodeOptions::kSplitMinBytesWarm;  // texts shorter stay on one thread
   m.def("piece_cache_bound", &mtok::PieceCacheBound, "bytes each thread's pre-token cache may use, per tokenizer");
   m.def("set_piece_cache_bound", &mtok::SetPieceCacheBound, nb::arg("bytes"));
   m.def("accel_sections", &AccelSections, nb::arg("data"),

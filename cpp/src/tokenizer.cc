@@ -141,7 +141,7 @@ class RoutePath {
       // A segment long enough to split is normalized part by part on the
       // pool (Tokenize) instead of whole on this thread first: unless
       // added tokens are matched in the normalized text, which comes next.
-      if (threads_ > 1 && s.end - s.begin >= EncodeOptions::kSplitMinBytes &&
+      if (f_.route->SplitPays(s.end - s.begin, threads_) &&
           f_.normalizer->FormSplitsAfterLineBreak() && !(split_added_ && f_.added->has_normalized())) {
         s.normalize_in_parts = true;
         continue;
@@ -371,7 +371,10 @@ std::string Tokenizer::Decode(const uint32_t* ids, size_t n, bool skip_special_t
 
 void Tokenizer::RuntimeInfo(std::vector<std::pair<std::string, std::string>>* out) const {
   out->emplace_back("ids_route", f_->route ? f_->route->Name() : "general pipeline");
-  if (f_->route) f_->route->RuntimeInfo(out);
+  if (f_->route) {
+    f_->route->RuntimeInfo(out);
+    f_->route->DescribeSplits(out);
+  }
   f_->model->RuntimeInfo(out);
 }
 

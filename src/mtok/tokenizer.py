@@ -31,10 +31,10 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
-# The native side splits texts of SPLIT_MIN_BYTES and more (EncodeOptions in
-# mtok/tokenizer.h); a str of fewer characters than a quarter of that has
-# fewer bytes.
-_SPLIT_MIN_CHARS = _native.SPLIT_MIN_BYTES // 4
+# The native side splits no text under SPLIT_MIN_BYTES_WARM (EncodeOptions
+# in mtok/tokenizer.h); a str of fewer characters than a quarter of that
+# has fewer bytes.
+_SPLIT_MIN_CHARS = _native.SPLIT_MIN_BYTES_WARM // 4
 # The native encode's defaults, passed by position (no keyword lookup).
 _ADDED_ALL, _NO_IDS = _native.AddedTokens.ALL, ()
 
@@ -177,10 +177,12 @@ class Tokenizer(HFSurface):
         surrogates has them replaced by U+FFFD first (as tiktoken does);
         bytes that are not valid UTF-8 raise EncodeError.
 
-        An ids-only encode of a long text (192 KB and more) may cut it where
-        the pre-tokenizer always splits and encode the parts on native
-        threads: `num_threads`, else $MTOK_NUM_THREADS, else the number of
-        CPUs; 1 keeps the work on the calling thread. The ids are the same.
+        An ids-only encode of a long text (192 KB and more; 64 KB and more
+        once the native threads have encoded parts of this tokenizer's long
+        texts) may cut it where the pre-tokenizer always splits and encode
+        the parts on native threads: `num_threads`, else $MTOK_NUM_THREADS,
+        else the number of CPUs; 1 keeps the work on the calling thread. The
+        ids are the same.
         """
         config = self._settings.native
         if pair is None and config is None and not return_encoding:
@@ -410,9 +412,12 @@ class Tokenizer(HFSurface):
 
     def debug_info(self) -> dict:
         """How this tokenizer runs, as {name: description}: the ids fast
-        path in use and, for Unigram models, where the trie lives (mapped
-        from the file or built at load, and on which page size once it has
-        moved to huge pages)."""
+        path in use, the calling thread's pre-token cache (size, bound, hits
+        and misses), how many long encodes were split on native threads
+        (`split_encodes`) and how many bytes of their parts those threads
+        encoded (`split_pool_bytes`), and, for Unigram models, where the
+        trie lives (mapped from the file or built at load, and on which
+        page size once it has moved to huge pages)."""
         return dict(self._native.runtime_info())
 
     def __repr__(self) -> str:

@@ -162,6 +162,39 @@ def test_part_forms_that_join_across_a_cut_fall_back_to_the_whole(tmp_path):
     assert_reference_ids_on_1_to_3_threads(ref, tok, texts)
 
 
+def _split_info(tok):
+    info = tok.debug_info()
+    return int(info["split_encodes"]), int(info["split_pool_bytes"])
+
+
+def test_shorter_texts_split_once_the_pool_has_encoded_long_ones():
+    """A text of SPLIT_MIN_BYTES_WARM to SPLIT_MIN bytes is split only once
+    the pool's threads have encoded parts of this tokenizer's long texts
+    (their caches warm): never on a fresh tokenizer, nor on one thread;
+    the ids are the reference's throughout."""
+    ref, tok = corpus.hf_pair("llama3")
+    long_text = texts_with_cuts()[0]
+    mid = long_text[:len(long_text) // 2]  # four segments, each ending in a context
+    assert _native.SPLIT_MIN_BYTES_WARM <= len(mid.encode()) < SPLIT_MIN
+    want_mid, want_long = (ref.encode(t, add_special_tokens=False).ids for t in (mid, long_text))
+    for _ in range(3):
+        assert tok.encode(mid, add_special_tokens=False, num_threads=2) == want_mid
+    assert _split_info(tok) == (0, 0)
+    # Long texts until the pool has worked enough for `mid` to be split (a
+    # pool thread takes parts whenever it wakes before the caller is done).
+    for _ in range(40):
+        splits = _split_info(tok)[0]
+        assert tok.encode(mid, add_special_tokens=False, num_threads=2) == want_mid
+        if _split_info(tok)[0] > splits:
+            break
+        assert tok.encode(long_text, add_special_tokens=False, num_threads=2) == want_long
+    else:
+        pytest.fail(f"never split after the pool encoded {_split_info(tok)[1]} bytes")
+    splits = _split_info(tok)[0]
+    assert tok.encode(mid, add_special_tokens=False, num_threads=1) == want_mid
+    assert _split_info(tok)[0] == splits
+
+
 def _lookups(tok):
     info = tok.debug_info()
     return int(info["piece_cache_hits"]) + int(info["piece_cache_misses"])

@@ -67,6 +67,12 @@ struct EncodeOptions {
   // slower than one up to 128 KB of unseen text in a fresh process, faster
   // from 192 KB (bench/README, "Long inputs").
   static constexpr size_t kSplitMinBytes = size_t{192} << 10;
+  // Once the pool's threads have encoded kSplitWarmBytesPerThread of a
+  // tokenizer's split parts each (their caches warm), texts from this size
+  // are split too: 64 KB windows ran about twice as fast on two threads as
+  // on one (bench/README, twenty-second session).
+  static constexpr size_t kSplitMinBytesWarm = size_t{64} << 10;
+  static constexpr size_t kSplitWarmBytesPerThread = size_t{256} << 10;
   TruncationParams truncation;
   // A single encode pads to `length` or to a multiple; a batch to its longest.
   PaddingParams padding;

@@ -2,6 +2,7 @@
 // for one pipeline shape, skipping the general path's piece objects. Each
 // route gives exactly the general path's ids.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,8 +39,21 @@ class IdsRoute {
   virtual bool AlwaysSplitsAt(std::string_view /*s*/, size_t /*p*/) const { return false; }
   // AlwaysSplitsAt reads no byte of s more than this far from p.
   static constexpr size_t kCutContext = 8;
+  // A segment of `bytes` is worth cutting for `threads` threads (> 1):
+  // EncodeOptions::kSplitMinBytes and more, or kSplitMinBytesWarm and more
+  // once the pool's threads have encoded this route's split parts, about
+  // kSplitWarmBytesPerThread each (CountPoolBytes).
+  bool SplitPays(size_t bytes, int threads) const;
+  // Records a split encode (`encoded`: its ids were kept) in which pool
+  // threads, not the caller, encoded `pool_bytes` of the parts.
+  void CountSplit(bool encoded, uint64_t pool_bytes) const;
+  // (name, value) facts for debug_info(): split_encodes, split_pool_bytes.
+  void DescribeSplits(std::vector<std::pair<std::string, std::string>>* out) const;
   // (name, value) facts for debug_info(): the calling thread's caches.
   virtual void RuntimeInfo(std::vector<std::pair<std::string, std::string>>*) const {}
+
+ private:
+  mutable std::atomic<uint64_t> splits_{0}, pool_bytes_{0};
 };
 
 // What the routes match a pipeline by: its stages' shapes, in order.

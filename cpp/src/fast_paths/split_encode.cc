@@ -1,7 +1,9 @@
 #include "fast_paths/split_encode.h"
 
+#include <atomic>
 #include <cstring>
 #include <exception>
+#include <thread>
 
 #include "common/thread_pool.h"
 #include "fast_paths/piece_cache.h"
@@ -59,7 +61,7 @@ bool StillCut(const IdsRoute& route, std::string_view left, std::string_view rig
 
 SplitResult EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input_start, int threads,
                         std::vector<uint32_t>* ids, const PartForm* form) {
-  if (threads < 2 || s.size() < EncodeOptions::kSplitMinBytes) return SplitResult::kNotSplit;
+  if (!route.SplitPays(s.size(), threads)) return SplitResult::kNotSplit;
   const size_t want = static_cast<size_t>(threads) * kPartsPerThread;
   std::vector<size_t> cuts{0};
   for (size_t k = 1; k < want; ++k) {
@@ -87,9 +89,12 @@ SplitResult EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input
   std::vector<std::string_view> encoded(parts);  // each part as it was encoded
   if (form != nullptr && forms.size() < parts) forms.resize(parts);
   std::vector<std::exception_ptr> errors(parts);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<uint64_t> pool_bytes{0};  // warms the pool's caches (IdsRoute::SplitPays)
   ThreadPool::Shared().ParallelFor(parts, threads, [&](size_t i) {
     try {
       encoded[i] = s.substr(cuts[i], cuts[i + 1] - cuts[i]);
+      if (std::this_thread::get_id() != caller) pool_bytes.fetch_add(encoded[i].size(), std::memory_order_relaxed);
       if (form != nullptr) encoded[i] = (*form)(encoded[i], &forms[i]);
       const PieceCache::SplitPart part;
       route.Encode(encoded[i], at_input_start && i == 0, &out[i]);
@@ -99,6 +104,7 @@ SplitResult EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input
   });
   for (const std::exception_ptr& e : errors) {
     if (!e) continue;
+    route.CountSplit(false, pool_bytes.load());
     GiveBackIfLarge(&out);  // a failed encode keeps nothing large either
     GiveBackIfLarge(&forms);
     std::rethrow_exception(e);
@@ -109,6 +115,7 @@ SplitResult EncodeSplit(const IdsRoute& route, std::string_view s, bool at_input
     cut = !changed || StillCut(route, encoded[i - 1], encoded[i]);
   }
   GiveBackIfLarge(&forms);
+  route.CountSplit(cut, pool_bytes.load());
   if (!cut) {
     GiveBackIfLarge(&out);
     return SplitResult::kCutsChanged;

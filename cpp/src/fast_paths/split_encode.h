@@ -22,7 +22,7 @@ namespace mtok {
 using PartForm = std::function<std::string_view(std::string_view part, std::string* scratch)>;
 
 enum class SplitResult {
-  kNotSplit,     // shorter than EncodeOptions::kSplitMinBytes, threads < 2, or no cut found
+  kNotSplit,     // not worth it (IdsRoute::SplitPays), or no cut found
   kEncoded,      // the segment's ids appended
   kCutsChanged,  // with `form`: the normalized text no longer always splits at a cut
 };
