@@ -12,7 +12,7 @@ from . import environment, peers, report, specs, texts
 RESULTS = Path(__file__).with_name("results")
 SUITES = ("bpe", "unigram", "traffic", "load")
 PARTS = ("sized", "cold", "cold-lang", "worst", "batch")
-TRAFFIC_PARTS = ("windows", "corpus", "long", "memory", "first-seen")
+TRAFFIC_PARTS = ("windows", "corpus", "long", "long-warm", "memory", "first-seen")
 # The traffic suite's libraries by default: mtok and the 2026 peers (the
 # 2025 ones are 2-40x slower; --libs adds them).
 TRAFFIC_LIBS = ("mtok", "mtok-np", "fastokens", "gigatoken", "tokie", "nanotoken", "tokenizers-rc3")
@@ -161,6 +161,8 @@ def run_traffic_suite(args, settings, selected, log, checkpoint=lambda out: None
                 "corpus": lambda: traffic.run_corpus(spec, selected, _corpus_chunks(args.quick), repeats=reps,
                                                      log=log),
                 "long": lambda: long_input.run(spec, selected, sizes=settings.long_sizes, repeats=reps, log=log),
+                "long-warm": lambda: long_input.run(spec, selected, sizes=settings.long_sizes, repeats=reps,
+                                                    warm=True, log=log),
                 "memory": lambda: memory.run(spec, selected, mb=settings.memory_mb, log=log),
                 "first-seen": lambda: first_seen.run(spec, selected, pieces=settings.first_seen_pieces,
                                                      repeats=reps, log=log)}

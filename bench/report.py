@@ -66,7 +66,7 @@ FIRST_SEEN = (("tokenizer", "tokenizer", ""), ("lib", "lib", ""), ("bytes", "cla
               ("µs/piece", "us_per_piece", ".2f"), ("×mtok", "ratio", ".2f"), ("ids match", "match", "match"))
 
 COLUMNS = {"sized": SIZED, "cold": COLD, "cold-lang": COLD, "worst": WORST, "batch": BATCH, "load": LOAD, "callgrind": CALLGRIND,
-           "windows": WINDOWS, "corpus": CORPUS, "long": LONG, "memory": MEMORY,
+           "windows": WINDOWS, "corpus": CORPUS, "long": LONG, "long-warm": LONG, "memory": MEMORY,
            "first-seen": FIRST_SEEN}
 TITLES = {
     "sized": "Encode, per string of about N tokens (p50/p99 per encode; ×mtok = peer p50 / mtok p50, ×mtok p99 likewise)",
@@ -83,6 +83,7 @@ TITLES = {
               "peak growth over the two passes)",
     "long": "Long single inputs, one encode each, fresh process per thread count (median window of "
             "the best processes; speedup = MB/s over 1 thread)",
+    "long-warm": "Long single inputs as in the long part, after 1 MB of other text in the same process",
     "memory": "Memory: RSS growth while encoding unique random words, 1 MB per encode, fresh process",
     "first-seen": "First-seen pre-tokens by UTF-8 length: distinct words of the corpus, one class per text, "
                   "encoded once in a fresh process (best process; ×mtok = peer µs / mtok µs)",

@@ -84,7 +84,7 @@ def job_corpus(job, spec):
 
 
 def job_long(job, spec):
-    return long_input.long_pass(_peer(job["lib"]), spec, job["windows"])
+    return long_input.long_pass(_peer(job["lib"]), spec, job["windows"], job.get("warm"))
 
 
 def job_first_seen(job, spec):

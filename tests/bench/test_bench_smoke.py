@@ -44,7 +44,7 @@ def test_quick_run_matches_reference(tmp_path):
 
 
 def test_quick_traffic_run_matches_reference(tmp_path):
-    """The traffic suite's five parts, quick, on gpt2 with mtok and
+    """The traffic suite's six parts, quick, on gpt2 with mtok and
     tokenizers 0.23 (which also proves the file's own truncation is off
     on both sides: gpt2's file truncates at 50 tokens)."""
     pytest.importorskip("tokenizers")
@@ -56,11 +56,11 @@ def test_quick_traffic_run_matches_reference(tmp_path):
     results = run(["--suite", "traffic", "--quick", "--tokenizers", "gpt2", "--libs", "mtok,tokenizers",
                    "--memory-mb", "1", "--out", str(tmp_path)], log=lambda line: None)
     traffic = results["traffic"]
-    for part in ("windows", "corpus", "long", "memory", "first-seen"):
+    for part in ("windows", "corpus", "long", "long-warm", "memory", "first-seen"):
         rows = traffic[part]
         assert {r["lib"] for r in rows} == {"mtok", "tokenizers"}, (part, rows)
         assert all("error" not in r for r in rows), rows
-    for part in ("windows", "corpus", "long", "first-seen"):
+    for part in ("windows", "corpus", "long", "long-warm", "first-seen"):
         assert all(r["match"] is True for r in traffic[part]), (part, traffic[part])
     windows = traffic["windows"]
     assert {(r["size"], r["kind"]) for r in windows} == {(s, k) for s in (2048, 65536) for k in ("unique", "repeated")}
@@ -68,7 +68,7 @@ def test_quick_traffic_run_matches_reference(tmp_path):
     corpus_rows = traffic["corpus"]
     assert {r["threads"] for r in corpus_rows} == {1, 2}
     assert all(r["cold_mb_s"] > 0 and r["second_mb_s"] > 0 and r["batch_mb_s"] > 0 for r in corpus_rows)
-    assert all("speedup" in r for r in traffic["long"] if r["threads"] == 2)
+    assert all("speedup" in r for part in ("long", "long-warm") for r in traffic[part] if r["threads"] == 2)
     assert all(r["peak_growth_mb"] >= 0 for r in traffic["memory"])
     first_seen = traffic["first-seen"]
     assert {r["class"] for r in first_seen} == {"2-7", "8-15", "16-47", "48+"}
