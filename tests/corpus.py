@@ -98,13 +98,19 @@ def hf_pair_at(path):
 
 
 def settled_debug_info(tok, timeout=30.0):
-    """tok.debug_info() once no background build is running: byte-level
+    """tok.debug_info() once no background work is running: byte-level
     BPE builds its short-token table on a thread of its own after the first
-    encode, and its bpe_short_tokens entry says "being built" until then."""
+    encode (bpe_short_tokens says "being built" until then), and a Unigram
+    model copies its trie onto huge pages on one after 64 KB of input
+    (unigram_trie_pages says "being moved")."""
     import time
 
+    def busy(info):
+        return (info.get("bpe_short_tokens", "").startswith("being built")
+                or info.get("unigram_trie_pages", "").startswith("being moved"))
+
     deadline = time.monotonic() + timeout
-    while (info := tok.debug_info()).get("bpe_short_tokens", "").startswith("being built"):
-        assert time.monotonic() < deadline, f"short-token table still being built after {timeout} s"
+    while busy(info := tok.debug_info()):
+        assert time.monotonic() < deadline, f"background work still running after {timeout} s: {info}"
         time.sleep(0.01)
     return info

@@ -7,6 +7,7 @@ import struct
 import pytest
 
 import mtok
+from corpus import settled_debug_info
 from harness import assert_same, exported, section, short_parity_strings
 
 XLMR = ("tokenizers", "xlm-roberta", "tokenizer.json")
@@ -37,14 +38,16 @@ def test_built_and_mapped_tries_agree(files):
 
 
 def test_moves_to_huge_pages_without_changing_ids(files):
-    # The move happens once a thread has encoded 64 KB (in this process,
-    # maybe already): ids before and after must agree either way.
+    # The move starts once a thread has encoded 64 KB (in this process,
+    # maybe already) and runs on a thread of its own: ids before, during
+    # and after must agree either way.
     tok = mtok.Tokenizer.from_bytes(files[0])
     text = " ".join(short_parity_strings(4000)[:200])
     before = tok.encode(text)
     for _ in range(3):
         tok.encode(text * 4)  # well past the 64 KB after which the trie moves
-    pages = tok.debug_info()["unigram_trie_pages"]
+        assert tok.encode(text) == before  # the copy may still be running
+    pages = settled_debug_info(tok)["unigram_trie_pages"]
     assert pages in {"2 MB pages (MAP_HUGETLB)", "2 MB transparent huge pages (madvise)", "4 KB pages"}
     assert tok.encode(text) == before
 

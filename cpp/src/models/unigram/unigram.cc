@@ -124,7 +124,9 @@ class UnigramModel : public Model {
     out->emplace_back("unigram_trie_nodes", std::to_string(n_nodes_));
     out->emplace_back("unigram_trie_source", mapped_ ? "mapped from the file (UTRI)" : "built at load");
     const char* pages = "not moved yet (moves after 64 KB of input)";
-    if (pages_state_.load(std::memory_order_acquire) == kMoved)
+    const int state = pages_state_.load(std::memory_order_acquire);
+    if (state == kMoving) pages = "being moved (a thread copies the nodes)";
+    if (state == kMoved)
       pages = huge_.data() ? HugePageRegion::KindName(huge_.kind()) : "not moved (no memory for a copy)";
     out->emplace_back("unigram_trie_pages", pages);
   }
@@ -192,19 +194,24 @@ class UnigramModel : public Model {
     emit(opt_.unk_id, b, e);
   }
 
-  // Copies the nodes onto huge pages once; encodes running meanwhile keep
-  // the old copy, which stays valid for the model's lifetime.
+  // Copies the nodes onto huge pages once, on a thread of its own (XLM-R's
+  // 20 MB held up the encode that set it off for about 50 ms); encodes
+  // running meanwhile keep the old copy, which stays valid for the model's
+  // lifetime.
   void MaybeMoveToHugePages() const {
     int expected = kNotMoved;
     if (pages_state_.load(std::memory_order_relaxed) != kNotMoved ||
         !pages_state_.compare_exchange_strong(expected, kMoving))
       return;
-    const size_t bytes = n_nodes_ * sizeof(TrieNode);
-    if (huge_.Allocate(bytes)) {
-      std::memcpy(huge_.data(), nodes_.load(std::memory_order_relaxed), bytes);
-      nodes_.store(reinterpret_cast<const TrieNode*>(huge_.data()), std::memory_order_release);
-    }
-    pages_state_.store(kMoved, std::memory_order_release);
+    auto move = [this] {
+      const size_t bytes = n_nodes_ * sizeof(TrieNode);
+      if (huge_.Allocate(bytes)) {
+        std::memcpy(huge_.data(), nodes_.load(std::memory_order_relaxed), bytes);
+        nodes_.store(reinterpret_cast<const TrieNode*>(huge_.data()), std::memory_order_release);
+      }
+      pages_state_.store(kMoved, std::memory_order_release);
+    };
+    if (!mover_.Start(move)) move();
   }
 
   Vocab vocab_;
@@ -219,6 +226,9 @@ class UnigramModel : public Model {
   mutable HugePageRegion huge_;
   bool has_bytes_ = false;
   uint32_t byte_ids_[256];
+  // Last: destroyed first, waiting for a copy still running (it reads the
+  // nodes, and writes huge_).
+  mutable PopulateAhead mover_;
 };
 
 }  // namespace
