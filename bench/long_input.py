@@ -19,11 +19,14 @@ WARM_BYTES = 1 << 20
 
 def warm_text() -> str:
     """1 MB of the mixed text between the first and second windows of
-    every size (windows start at 0, 1/3 and 2/3 of the text)."""
+    every size: windows start at 0, a third and two thirds of the text
+    (at most 200 bytes later, on a line) and are at most 1 MB long."""
     from .texts import mixed_text
 
     data = mixed_text().encode("utf-8")
-    start = len(data) // 6
+    start = max(SIZES) + 4096
+    if start + WARM_BYTES > len(data) // WINDOWS:
+        raise ValueError(f"{len(data)} bytes of text leave no 1 MB between the first two windows")
     return data[start:start + WARM_BYTES].decode("utf-8", "ignore")
 
 

@@ -42,7 +42,7 @@ class IdsRoute {
   // A segment of `bytes` is worth cutting for `threads` threads (> 1):
   // EncodeOptions::kSplitMinBytes and more, or kSplitMinBytesWarm and more
   // once the pool's threads have encoded this route's split parts, about
-  // kSplitWarmBytesPerThread each (CountPoolBytes).
+  // kSplitWarmBytesPerThread each (CountSplit counts them).
   bool SplitPays(size_t bytes, int threads) const;
   // Records a split encode (`encoded`: its ids were kept) in which pool
   // threads, not the caller, encoded `pool_bytes` of the parts.

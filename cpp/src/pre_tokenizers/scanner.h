@@ -39,7 +39,7 @@ class Scanner {
   }
 
   // True when every match ends at byte p of s (0 < p < s.size(), s[p - 1]
-  // a line break) whatever text comes before s[p - 4] or after s[p + 3],
+  // a line break) whatever text comes before s[p - 5] or after s[p + 3],
   // and the matches of s[0, p) and s[p, end) apart are those of s: the
   // character at p is not white space, and no match takes a line break
   // together with a character after it (only o200k's punctuation run,
