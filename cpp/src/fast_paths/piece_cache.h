@@ -258,13 +258,20 @@ class PieceCache {
 
   // Sizes. The tables start at these sizes (log2 of the slot counts, at
   // most the bound's share) and each grows fourfold, keeping every entry,
-  // each time half as many pre-tokens were cached in it as it has slots,
-  // until it reaches the bound's share (shares: short table 3/8, long
+  // each time a quarter as many pre-tokens were cached in it as it has
+  // slots (kGrowthShare), until it reaches the bound's share (shares: short table 3/8, long
   // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
   // all). A fresh cache's tables are backed when it is made (2.7 MB); one
   // that sees many distinct pre-tokens grows to its bound.
   static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
+  // A table grows once it cached 1/kGrowthShare as many pre-tokens as it
+  // has slots since it last grew, so it is at most about a third full.
+  // Fuller four-way sets give up keys that come back: grown at half, the
+  // short table of a pass over the mixed corpus text was 47% full and
+  // re-merged 3,000 pre-tokens on every later pass (bench/README.md,
+  // twenty-third session).
+  static constexpr size_t kGrowthShare = 4;
 
   // A cached key's ids: up to kInlineIds of them in the slot itself (a
   // pre-token of two or three ids, one in six of a multilingual text's,
@@ -336,10 +343,9 @@ class PieceCache {
   // sooner ready, and the backing slowed this thread more than doing it
   // itself (bench/README.md, sixteenth session).
   void Grow(Table t);
-  // Counts a pre-token cached in table t; the table grows when half as
-  // many were cached in it as it has slots since it last grew.
+  // Counts a pre-token cached in table t; the table grows as kGrowthShare says.
   void Counted(Table t) {
-    if (++cached_[t] >= Slots(t) / 2 && CanGrow(t) && GrowthPays()) Grow(t);
+    if (++cached_[t] >= Slots(t) / kGrowthShare && CanGrow(t) && GrowthPays()) Grow(t);
   }
   size_t Slots(Table t) const {
     static_assert(kTables == 3, "one slot count per table");
