@@ -259,10 +259,11 @@ class PieceCache {
   // Sizes. The tables start at these sizes (log2 of the slot counts, at
   // most the bound's share) and each grows fourfold, keeping every entry,
   // each time a quarter as many pre-tokens were cached in it as it has
-  // slots (kGrowthShare), until it reaches the bound's share (shares: short table 3/8, long
-  // table 1/8, huge table 1/16, huge-key bytes 1/8, id ring 1/4; 15/16 in
-  // all). A fresh cache's tables are backed when it is made (2.7 MB); one
-  // that sees many distinct pre-tokens grows to its bound.
+  // slots (kGrowthShare), until it reaches the bound's share (shares:
+  // short table 3/8, long table 1/8, huge table 1/16, huge-key bytes 1/8,
+  // id ring 1/4; 15/16 in all). A fresh cache's tables are backed when it
+  // is made (2.7 MB); one that sees many distinct pre-tokens grows to its
+  // bound.
   static constexpr size_t kShortBits = 16, kLongBits = 13, kHugeBits = 12;
   static constexpr size_t kWayBits = 2;
   // A table grows once it cached 1/kGrowthShare as many pre-tokens as it
