@@ -66,6 +66,12 @@ def check(name, pair, texts):
     assert_same(f"{name} (cache hit)", texts, expected, [ours(t) for t in texts])
 
 
+def cache_stats(tok):
+    """(hits, misses) of the calling thread's piece cache for `tok`."""
+    info = tok.debug_info()
+    return int(info["piece_cache_hits"]), int(info["piece_cache_misses"])
+
+
 def word(rng, n_bytes, alphabet):
     """A string of exactly n_bytes UTF-8 bytes from one-byte letters and
     `alphabet` (letters of any width), so it stays one word."""
@@ -172,7 +178,6 @@ def test_full_sets_keep_most_keys_met_in_turn_and_let_old_ones_go(small_bound):
     reference's throughout."""
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     rng = random.Random(5)
 
     def words(n, lo, hi):
@@ -187,9 +192,10 @@ def test_full_sets_keep_most_keys_met_in_turn_and_let_old_ones_go(small_bound):
         text = words(n, lo, hi)
         want = ref.encode(text, add_special_tokens=False).ids
         assert encode(text) == want and encode(text) == want
-        hits, misses = stats()
+        before = cache_stats(ours)
         assert encode(text) == want
-        hits, misses = stats()[0] - hits, stats()[1] - misses
+        after = cache_stats(ours)
+        hits, misses = after[0] - before[0], after[1] - before[1]
         assert hits / (hits + misses) >= least, f"{n} words of {lo}-{hi} letters: {hits} hits, {misses} misses"
 
 
@@ -202,7 +208,6 @@ def test_a_key_hit_again_moves_to_the_front_of_its_set(small_bound):
     against 69%)."""
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     rng = random.Random(7)
     letters = "abcdefghijklmnopqrstuvwxyz"
     word = lambda: "".join(rng.choice(letters) for _ in range(rng.randint(5, 9)))
@@ -212,9 +217,10 @@ def test_a_key_hit_again_moves_to_the_front_of_its_set(small_bound):
     hits = misses = 0
     for _ in range(30):
         encode(" ".join(word() for _ in range(2 * SHORT_SLOTS // 4)))
-        before = stats()
+        before = cache_stats(ours)
         assert encode(text) == want
-        hits, misses = hits + stats()[0] - before[0], misses + stats()[1] - before[1]
+        after = cache_stats(ours)
+        hits, misses = hits + after[0] - before[0], misses + after[1] - before[1]
     assert hits / (hits + misses) >= 0.65, f"{hits} hits, {misses} misses"
 
 
@@ -266,14 +272,13 @@ def test_growth_keeps_cached_pieces():
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     rng = random.Random(13)
     short = " ".join(word(rng, n, alphabet) for n in (3, 9, 16) for _ in range(40)
                      for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
     assert encode(short) == expected(short)
-    hits = stats()[0]
+    hits = cache_stats(ours)[0]
     assert encode(short) == expected(short)
-    lookups = stats()[0] - hits  # every one a hit now
+    lookups = cache_stats(ours)[0] - hits  # every one a hit now
     probe = " ".join(word(rng, n, alphabet) for n in (3, 9, 17, 30, 47, 60, 200)
                      for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
     flood = "".join(random_words(17, GROW_AFTER + 2000))
@@ -281,9 +286,9 @@ def test_growth_keeps_cached_pieces():
     assert_same("llama3 cache growth", texts, [expected(t) for t in texts], [encode(t) for t in texts], limit=1)
     tables = 2 << 20  # the short table at its start size alone
     assert int(ours.debug_info()["piece_cache_bytes"]) > 4 * tables, "the tables must have grown"
-    misses = stats()[1]
+    misses = cache_stats(ours)[1]
     assert encode(short) == expected(short)
-    lost = stats()[1] - misses  # evicted by the flood before the growth, or lost in it
+    lost = cache_stats(ours)[1] - misses  # evicted by the flood before the growth, or lost in it
     assert lost < lookups // 4, f"{lost} of {lookups} short pre-tokens were lost"
 
 
@@ -296,16 +301,15 @@ def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     rng = random.Random(17)
     probe = " ".join(word(rng, n, alphabet) for n in (3, 9, 17, 30, 47, 60, 200) for _ in range(40)
                      for alphabet in ("abcdefghij", "日本語中文字词汉", "ABCxyzДЖЯжя"))
     want = expected(probe)
     assert encode(probe) == want
-    hits, misses = stats()
+    hits, misses = cache_stats(ours)
     assert encode(probe) == want
-    lookups = stats()[0] - hits  # every one a hit now
-    assert stats()[1] == misses
+    lookups = cache_stats(ours)[0] - hits  # every one a hit now
+    assert cache_stats(ours)[1] == misses
     # Past the second growth: the short table grows at GROW_AFTER pre-tokens,
     # then at 4 x GROW_AFTER more (5 x GROW_AFTER = 80K); 122K here.
     for seed in range(12):
@@ -314,9 +318,9 @@ def test_second_growth_rehashes_in_place_and_keeps_cached_pieces():
     grown = int(ours.debug_info()["piece_cache_bytes"])
     # 2^19 short slots of 32 bytes after two growths (8 MB after one).
     assert grown > 16 << 20, f"the tables must have grown twice: {grown} bytes"
-    misses = stats()[1]
+    misses = cache_stats(ours)[1]
     assert encode(probe) == want
-    lost = stats()[1] - misses  # evicted by the flood, or lost in a growth
+    lost = cache_stats(ours)[1] - misses  # evicted by the flood, or lost in a growth
     assert lost < lookups // 4, f"{lost} of the probe's {lookups} pre-tokens were lost"
 
 
@@ -328,7 +332,6 @@ def test_each_table_grows_on_its_own():
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
     expected = lambda t: ref.encode(t, add_special_tokens=False).ids
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     short = "".join(random_words(43, 3000))
     assert encode(short) == expected(short)
     before = int(ours.debug_info()["piece_cache_bytes"])
@@ -338,9 +341,9 @@ def test_each_table_grows_on_its_own():
     after = int(ours.debug_info()["piece_cache_bytes"])
     assert after - before > (2 << 20) - (512 << 10), f"the long table must have grown: {before} -> {after}"
     assert after < before + (4 << 20), f"only the long table may grow: {before} -> {after} bytes"
-    misses = stats()[1]
+    misses = cache_stats(ours)[1]
     assert encode(short) == expected(short)
-    assert stats()[1] == misses, "the short keys cached before the long table grew must still be hits"
+    assert cache_stats(ours)[1] == misses, "the short keys cached before the long table grew must still be hits"
 
 
 def test_a_second_pass_over_many_words_hits_nearly_all():
@@ -350,16 +353,15 @@ def test_a_second_pass_over_many_words_hits_nearly_all():
     full, the table held them 39% full and gave up 4.7%)."""
     ref, ours = corpus.hf_pair("llama3")
     encode = lambda t: ours.encode(t, add_special_tokens=False, num_threads=1)
-    stats = lambda: (int(ours.debug_info()["piece_cache_hits"]), int(ours.debug_info()["piece_cache_misses"]))
     texts = ["".join(random_words(500 + seed, 5000)) for seed in range(20)]
     for t in texts:
         encode(t)
-    hits, misses = stats()
+    hits, misses = cache_stats(ours)
     got = [encode(t) for t in texts]
     assert_same("llama3 second pass", texts, [ref.encode(t, add_special_tokens=False).ids for t in texts], got,
                 limit=1)
-    again = stats()[1] - misses
-    lookups = stats()[0] - hits + again
+    again = cache_stats(ours)[1] - misses
+    lookups = cache_stats(ours)[0] - hits + again
     assert lookups >= 100_000
     assert again < 0.02 * lookups, f"{again} of {lookups} pre-tokens were merged again on the second pass"
 
@@ -408,7 +410,7 @@ def test_growth_inside_a_split_encode():
     assert len(text.encode()) > 4 * (192 << 10)
     want = ref.encode(text, add_special_tokens=False).ids
     assert ours.encode(text, add_special_tokens=False, num_threads=2) == want
-    misses = int(ours.debug_info()["piece_cache_misses"])
+    misses = cache_stats(ours)[1]
     assert misses < 0.75 * words, "the other thread must have encoded part of the text"
     assert ours.encode(text, add_special_tokens=False, num_threads=1) == want
 
