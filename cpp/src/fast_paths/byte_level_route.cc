@@ -78,6 +78,13 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
       CachedPartsIds(cache, p, start, ends, n, out, part);
     }
   };
+  // The last batch missed the cache for at least one piece in 16 (on this
+  // thread): its first-seen short pieces are looked up in the short-token
+  // table (ByteBpe::EncodeAsToken) after their cache sets, one more wait
+  // for memory each, so the next batch prefetches those slots with its
+  // sets. Not on text seen before: there every prefetch is a cost (2 KB
+  // repeated windows 7% slower; bench/README.md, twenty-fourth session).
+  thread_local bool missing_text = false;
   size_t prev = 0;  // end of the last match
   // The text between matches, unless the split removes it. (Kept in
   // locals: as captures, this flag and `prev` were loaded and stored at
@@ -90,9 +97,12 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     // sets prefetched, then looked up.
     constexpr size_t kBatch = 64;
     PieceCache::ShortKey keys[kBatch];
+    const ShortTokens* shorts = bpe_->ShortTokensAsked();
     for (size_t base = 0; base < count; base += kBatch) {
       const Scanner::Span* batch = matches + base;
       const size_t m = std::min(kBatch, count - base);
+      const bool fetch_tokens = shorts != nullptr && missing_text;
+      const uint64_t misses_before = cache.misses();
       // 16 bytes readable from every piece's start: the batch's keys are
       // made without testing it piece by piece.
       const bool wide = text.size() - batch[m - 1].first >= 16;
@@ -101,6 +111,9 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
         if (PieceCache::IsShort(piece)) {
           keys[k] = wide ? PieceCache::MakeShortWide(piece) : PieceCache::MakeShort(piece, text);
           cache.Prefetch(keys[k]);
+          if (fetch_tokens && piece.size() - 2 < ShortTokens::kMaxBytes - 1) {
+            shorts->Prefetch(keys[k].w0, piece.size());  // a short key's w0 holds its bytes as the table's do
+          }
         } else if (piece.size() <= PieceCache::kMaxHuge) {
           cache.PrefetchLonger(piece);  // CJK clauses: most are long keys
         }
@@ -123,6 +136,7 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
         end = e;
       }
       staged.Flush();
+      missing_text = (cache.misses() - misses_before) * 16 >= m;
     }
     prev = end;
   };

@@ -241,6 +241,7 @@ class PieceCache {
     bool was_;
   };
   void CountMiss() { ++misses_; }
+  uint64_t misses() const { return misses_; }
 
   // This thread's cache for `owner` (a NewOwnerSerial() of the route),
   // made again when the bound has changed since it was made.

@@ -48,6 +48,12 @@ class ByteBpe {
   // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
   // runs once EncodeAsToken has said no).
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;
+  // The short-token table EncodeAsToken reads for a piece of 2 to
+  // ShortTokens::kMaxBytes bytes, once it is ready; null when it reads
+  // none. A caller may prefetch the slots of pieces it is about to encode.
+  const ShortTokens* ShortTokensAsked() const {
+    return ignore_merges_ || whole_ != nullptr ? shorts_ready_.load(std::memory_order_acquire) : nullptr;
+  }
   // What debug_info() says of the short-token table (FindToken).
   std::string ShortTokensInfo() const;
   // Makes the calling thread's pair memo ahead of its first merge.

@@ -48,6 +48,12 @@ class ShortTokens {
     return false;
   }
 
+  // Starts loading the first slot Find reads for the key whose bytes, as
+  // Find loads them, are `w` (n of them, 1..kMaxBytes).
+  [[gnu::always_inline]] void Prefetch(uint64_t w, size_t n) const {
+    __builtin_prefetch(&slots_[Hash(w, static_cast<uint32_t>(n)) >> shift_]);
+  }
+
   size_t bytes() const { return (mask_ + 1) * sizeof(Slot); }
 
   // BSHT payload: [u32 bits][u32 max_probe][u32 count][u32 0], then 2^bits
