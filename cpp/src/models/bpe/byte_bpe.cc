@@ -306,17 +306,28 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
   // Part 0 is never merged away (a merge removes its right symbol), so
   // the list always starts there.
   auto lowest = [&] { return fixed_scan ? merge_key::Lowest16(key) : merge_key::Lowest(key, n); };
-  for (uint32_t k; (k = lowest()) != merge_key::kNone;) {
+  for (uint32_t k = lowest(); k != merge_key::kNone;) {
     const size_t best = merge_key::Position(k), gone = parts[best].next, after = parts[gone].next;
+    const size_t before = parts[best].prev;  // (part 0's is never read)
     // The two pairs the merge makes, fetched while the list is relinked.
     if (after < n) memo.Prefetch(parts[best].merged, parts[after].id);
-    if (best > 0) memo.Prefetch(parts[parts[best].prev].id, parts[best].merged);
+    if (best > 0) memo.Prefetch(parts[before].id, parts[best].merged);
     parts[best].id = parts[best].merged;
     parts[best].next = static_cast<uint8_t>(after);
     if (after < n) parts[after].prev = static_cast<uint8_t>(best);
     key[gone] = merge_key::kNone;
+    key[best] = merge_key::kNone;
+    if (best > 0) key[before] = merge_key::kNone;
+    // The other keys' minimum does not wait for the two look-ups below (a
+    // memo slot, or the pair tables: a first-seen word's longest waits),
+    // so the CPU scans while they load.
+    const uint32_t others = lowest();
     update(best);
-    if (best > 0) update(parts[best].prev);
+    k = others < key[best] ? others : key[best];
+    if (best > 0) {
+      update(before);
+      k = k < key[before] ? k : key[before];
+    }
   }
   return !rank_too_large;
 }
