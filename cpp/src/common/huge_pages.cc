@@ -113,6 +113,17 @@ void HugePageRegion::Populate(size_t from, size_t to) {
   for (size_t at = from; at < to; at = (at / 4096 + 1) * 4096) p[at] = p[at];
 }
 
+void MapAhead(std::string_view bytes) {
+#ifdef MADV_POPULATE_READ
+  if (bytes.empty()) return;
+  const auto begin = reinterpret_cast<uintptr_t>(bytes.data()) / 4096 * 4096;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size();
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);  // advice: a failure changes nothing
+#else
+  (void)bytes;
+#endif
+}
+
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views) {
   auto padded = [](size_t n) { return (n + 63) & ~size_t{63}; };
   size_t total = 0;

@@ -17,6 +17,12 @@ namespace mtok {
 // be on 4 KB pages.
 std::unique_ptr<HugePageRegion> CopyToHugePages(std::initializer_list<std::string_view*> views);
 
+// Maps the pages of a read-only file mapping that hold `bytes` now
+// (MADV_POPULATE_READ), so that the first reads of a table read in place
+// at random do not fault a page at a time. Advice only: nothing happens
+// where the kernel lacks it, or for bytes not in a file mapping.
+void MapAhead(std::string_view bytes);
+
 // Backs a region (HugePageRegion::Populate) on a thread of its own, so that
 // the thread that writes it next does not wait for the kernel to clear its
 // pages, nor, in a VM, for the host to back them (2.5 ms a MB on some).
