@@ -6,6 +6,8 @@ same with the section and without it; a malformed header is refused; a
 damaged table changes ids at worst, never memory safety: no id past the
 vocab, no endless probe."""
 
+import os
+import platform
 import struct
 
 import pytest
@@ -132,3 +134,49 @@ def test_a_short_section_is_a_format_error(files):
 def test_the_section_needs_the_raw_tables(files):
     with pytest.raises(mtok.FormatError, match="BSPN and BSHT need BRAW and BHSH"):
         mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BFLC", "BWHL", "PFLT", "BSPN", "BTAG"))
+
+
+
+def _present_share(path, offset, size):
+    """The share of the pages of bytes [offset, offset + size) of file `path`
+    that this process has mapped (/proc/self/maps, then the present bit of
+    each page's /proc/self/pagemap entry)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    with open("/proc/self/maps") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) > 5 and fields[5] == path:
+                start, end = (int(x, 16) for x in fields[0].split("-"))
+                base = start - int(fields[2], 16)
+                if start <= base + offset and base + offset + size <= end:
+                    break
+        else:
+            raise AssertionError(f"{path} is not mapped")
+    first, last = (base + offset) // page, (base + offset + size - 1) // page
+    with open("/proc/self/pagemap", "rb") as f:
+        f.seek(first * 8)
+        entries = f.read((last - first + 1) * 8)
+    present = sum(struct.unpack_from("<Q", entries, 8 * k)[0] >> 63 for k in range(last - first + 1))
+    return present / (last - first + 1)
+
+
+def _kernel_maps_ahead():
+    """Linux 5.14 and later have MADV_POPULATE_READ; pagemap tells which
+    pages are mapped."""
+    if platform.system() != "Linux" or not os.path.exists("/proc/self/pagemap"):
+        return False
+    major, minor = (int(x) for x in platform.release().split(".")[:2])
+    return (major, minor) >= (5, 14)
+
+
+@pytest.mark.skipif(not _kernel_maps_ahead(), reason="needs Linux 5.14+ (MADV_POPULATE_READ) and /proc/self/pagemap")
+def test_a_file_load_maps_the_section_before_any_encode(files, tmp_path):
+    # Looked up at random by first-seen words: its pages are mapped at load,
+    # not faulted in one at a time by the first encodes.
+    path = str(tmp_path / "tokenizer.mtok")
+    with open(path, "wb") as f:
+        f.write(files[0])
+    tok = mtok.Tokenizer.from_file(path)
+    entry = section(files[0], "BSHT")
+    assert _present_share(path, entry["offset"], entry["size"]) > 0.9
+    del tok
