@@ -84,7 +84,8 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
   // for memory each, so the next batch prefetches those slots with its
   // sets. Not on text seen before: there every prefetch is a cost (2 KB
   // repeated windows 7% slower; bench/README.md, twenty-fourth session).
-  thread_local bool missing_text = false;
+  // A thread's first text is first seen.
+  thread_local bool missing_text = true;
   size_t prev = 0;  // end of the last match
   // The text between matches, unless the split removes it. (Kept in
   // locals: as captures, this flag and `prev` were loaded and stored at
