@@ -100,13 +100,15 @@ def hf_pair_at(path):
 def settled_debug_info(tok, timeout=30.0):
     """tok.debug_info() once no background work is running: byte-level
     BPE builds its short-token table on a thread of its own after the first
-    encode (bpe_short_tokens says "being built" until then), and a Unigram
-    model copies its trie onto huge pages on one after 64 KB of input
-    (unigram_trie_pages says "being moved")."""
+    encode (bpe_short_tokens says "being built" until then) and fills its
+    byte-pair table on one after load (bpe_byte_pairs says "being filled"),
+    and a Unigram model copies its trie onto huge pages on one after 64 KB
+    of input (unigram_trie_pages says "being moved")."""
     import time
 
     def busy(info):
         return (info.get("bpe_short_tokens", "").startswith("being built")
+                or "being filled" in info.get("bpe_byte_pairs", "")
                 or info.get("unigram_trie_pages", "").startswith("being moved"))
 
     deadline = time.monotonic() + timeout

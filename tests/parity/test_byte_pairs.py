@@ -1,8 +1,9 @@
 """ByteBpe's byte-pair table (cpp/src/models/bpe/byte_bpe.h, BytePair): the
 first merges of a word between two raw bytes are answered from a table
-shared by every thread and filled on first sight. The ids must be HF's for
-every pair of bytes a word can start with, the first time a pair is seen
-and once the table holds it, when two threads fill it at once, in short
+shared by every thread, filled on a thread of its own after load and, by
+an encode that meets a pair first, on first sight. The ids must be HF's
+for every pair of bytes a word can start with, the first time a pair is
+seen and once the table holds it, when threads fill it at once, in short
 words and in pieces long enough for the linear-time merger, and when a
 file's rank does not fit an entry."""
 
@@ -58,7 +59,7 @@ def test_pairs_cold_and_warm(case):
     data, ref = case
     inputs = _inputs()
     expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
-    tok = _fresh(data)  # an empty table: each pair filled at its first word
+    tok = _fresh(data)  # each pair filled at its first word or by the load's thread, whichever comes first
     before = mtok.piece_cache_mb()
     mtok.set_piece_cache_mb(0)  # every word merges, the second pass too
     try:
@@ -77,6 +78,18 @@ def test_pairs_filled_by_two_threads(case):
     tok = _fresh(data)
     assert_same("byte pairs, two threads filling", inputs, expected,
                 tok.encode_batch(inputs, add_special_tokens=False, num_threads=2))
+
+
+def test_the_table_fills_after_load_without_an_encode(case):
+    # Filled ahead, so that a fresh process's first words find their pairs
+    # known; then every pair answers as HF's merges do.
+    data, ref = case
+    tok = _fresh(data)
+    info = corpus.settled_debug_info(tok)
+    assert info["bpe_byte_pairs"] == "65536 of 65536 byte pairs known"
+    inputs = _inputs()
+    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
+    assert_same("byte pairs, filled ahead", inputs, expected, [tok.encode(t, add_special_tokens=False) for t in inputs])
 
 
 @pytest.mark.parametrize("rank", [1 << 22, (1 << 23) + 7, 0xFFFFFFFE],

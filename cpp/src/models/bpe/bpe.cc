@@ -87,6 +87,7 @@ class BpeModel : public Model {
     out->emplace_back("bpe_pair_filter", tables_.pair_filter.empty() ? std::string("none")
                                          : std::to_string(tables_.pair_filter.bytes() >> 10) + " KB");
     out->emplace_back("bpe_short_tokens", byte_bpe_->ShortTokensInfo());
+    out->emplace_back("bpe_byte_pairs", byte_bpe_->BytePairsInfo());
     out->emplace_back("bpe_table_pages", tables_.hot        ? HugePageRegion::KindName(tables_.hot->kind())
                                          : tables_.in_place ? "4 KB pages, read in place from the file"
                                                             : "built at load");

@@ -54,6 +54,8 @@ class ByteBpe {
   const ShortTokens* ShortTokensAsked() const {
     return ignore_merges_ || whole_ != nullptr ? shorts_ready_.load(std::memory_order_acquire) : nullptr;
   }
+  // What debug_info() says of the byte-pair table (BytePair).
+  std::string BytePairsInfo() const;
   // What debug_info() says of the short-token table (FindToken).
   std::string ShortTokensInfo() const;
   // Makes the calling thread's pair memo ahead of its first merge.
@@ -114,6 +116,8 @@ class ByteBpe {
     return 1;
   }
   uint64_t FillBytePair(unsigned char b0, unsigned char b1, std::atomic<uint64_t>* e) const;
+  // Fills every byte-pair entry not yet known (pairs_ahead_'s work).
+  void FillBytePairs() const;
 
   // The merge of symbol a (from a_start) with the symbol after it (up to b_end).
   bool PairRank(std::string_view s, uint32_t a_start, uint32_t a_id, uint32_t b_id,
@@ -175,8 +179,10 @@ class ByteBpe {
   uint64_t serial_ = 0;  // PairMemo owner
   bool rank_merges_ = false;
   bool ignore_merges_ = false;
-  // Last: destroyed first, waiting for a build of shorts_ still running.
+  // Last: destroyed first, waiting for a build of shorts_ or a fill of
+  // byte_pairs_ still running.
   mutable PopulateAhead shorts_ahead_;
+  PopulateAhead pairs_ahead_;
 };
 
 }  // namespace mtok
