@@ -126,8 +126,11 @@ std::unique_ptr<ByteBpe> ByteBpe::Build(const Vocab& vocab, BpeTables* tables,
   // tables, their table pages faulted in one at a time (the first 16 KB
   // windows about a third faster, bench/README.md, twenty-fourth
   // session). Encodes meanwhile fill what they meet first, as before.
+  // Not while tiktoken's merges would have the thread start the short-token
+  // build (a lock: a process forked meanwhile would inherit it held).
   ByteBpe* self = b.get();
-  self->pairs_ahead_.Start([self] { self->FillBytePairs(); });
+  if (!self->rank_merges_ || self->shorts_ready_.load(std::memory_order_acquire) != nullptr)
+    self->pairs_ahead_.Start([self] { self->FillBytePairs(); });
   return b;
 }
 
@@ -138,7 +141,8 @@ void ByteBpe::FillBytePairs() const {
       for (unsigned b1 = 0; b1 < 256; ++b1) {
         if ((b0 - 0x20 < 0x5F && b1 - 0x20 < 0x5F) != ascii) continue;
         std::atomic<uint64_t>& e = byte_pairs_.get()[b0 << 8 | b1];
-        if (e.load(std::memory_order_relaxed) == 0) FillBytePair(static_cast<unsigned char>(b0), static_cast<unsigned char>(b1), &e);
+        if (e.load(std::memory_order_relaxed) == 0)
+          FillBytePair(static_cast<unsigned char>(b0), static_cast<unsigned char>(b1), &e);
       }
     }
   }
