@@ -8,7 +8,10 @@ words and in pieces long enough for the linear-time merger, and when a
 file's rank does not fit an entry."""
 
 import json
+import os
+import signal
 import struct
+import time
 
 import pytest
 
@@ -89,7 +92,35 @@ def test_the_table_fills_after_load_without_an_encode(case):
     assert info["bpe_byte_pairs"] == "65536 of 65536 byte pairs known"
     inputs = _inputs()
     expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
-    assert_same("byte pairs, filled ahead", inputs, expected, [tok.encode(t, add_special_tokens=False) for t in inputs])
+    assert_same("byte pairs, filled ahead", inputs, expected,
+                [tok.encode(t, add_special_tokens=False) for t in inputs])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_child_forked_while_the_table_fills(case):
+    # The fill's thread does not come with a fork: the child fills what
+    # its words meet, must not hang, and gives HF's ids; so does the parent.
+    data, ref = case
+    inputs = _inputs()
+    expected = [e.ids for e in ref.encode_batch(inputs, add_special_tokens=False)]
+    tok = _fresh(data)
+    pid = os.fork()  # at once: the table is still filling
+    if pid == 0:
+        code = 1
+        try:
+            code = 0 if [tok.encode(t, add_special_tokens=False) for t in inputs] == expected else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 120
+    while not (done := os.waitpid(pid, os.WNOHANG))[0]:
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the child forked while the byte-pair table filled hung")
+        time.sleep(0.05)
+    assert os.waitstatus_to_exitcode(done[1]) == 0, "the forked child's ids differ from HF's"
+    assert_same("byte pairs, the parent after a fork", inputs, expected,
+                [tok.encode(t, add_special_tokens=False) for t in inputs])
 
 
 @pytest.mark.parametrize("rank", [1 << 22, (1 << 23) + 7, 0xFFFFFFFE],
