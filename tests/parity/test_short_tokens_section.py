@@ -8,6 +8,7 @@ vocab, no endless probe."""
 
 import os
 import platform
+import re
 import struct
 
 import pytest
@@ -136,7 +137,6 @@ def test_the_section_needs_the_raw_tables(files):
         mtok.Tokenizer.from_bytes(hide_sections(files[0], "BRAW", "BHSH", "BFLD", "BFLC", "BWHL", "PFLT", "BSPN", "BTAG"))
 
 
-
 def _present_share(path, offset, size):
     """The share of the pages of bytes [offset, offset + size) of file `path`
     that this process has mapped (/proc/self/maps, then the present bit of
@@ -165,8 +165,8 @@ def _kernel_maps_ahead():
     pages are mapped."""
     if platform.system() != "Linux" or not os.path.exists("/proc/self/pagemap"):
         return False
-    major, minor = (int(x) for x in platform.release().split(".")[:2])
-    return (major, minor) >= (5, 14)
+    version = re.match(r"(\d+)\.(\d+)", platform.release())
+    return version is not None and (int(version[1]), int(version[2])) >= (5, 14)
 
 
 @pytest.mark.skipif(not _kernel_maps_ahead(), reason="needs Linux 5.14+ (MADV_POPULATE_READ) and /proc/self/pagemap")

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -116,7 +117,8 @@ void HugePageRegion::Populate(size_t from, size_t to) {
 void MapAhead(std::string_view bytes) {
 #ifdef MADV_POPULATE_READ
   if (bytes.empty()) return;
-  const auto begin = reinterpret_cast<uintptr_t>(bytes.data()) / 4096 * 4096;
+  static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));  // madvise wants it aligned
+  const auto begin = reinterpret_cast<uintptr_t>(bytes.data()) / page * page;
   const uintptr_t end = reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size();
   madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);  // advice: a failure changes nothing
 #else
