@@ -14,6 +14,10 @@
 
 #include "common/utf8.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 namespace mtok::unicode {
 namespace {
 
@@ -260,39 +264,128 @@ struct NfcSafeBmp {
     }
   }
   bool Has(char32_t cp) const { return (bits[cp >> 6] >> (cp & 63)) & 1; }
+  // Every code point of lead byte b's two- or three-byte sequences (the
+  // bits the scalar scan below reads for b) is safe.
+  bool LeadSafe(unsigned b) const {
+    const char32_t first = b < 0xE0 ? (b & 0x1Fu) << 6 : (b & 0x0Fu) << 12;
+    const char32_t count = b < 0xE0 ? 64 : 4096;
+    for (char32_t cp = first; cp < first + count; ++cp) {
+      if (!Has(cp)) return false;
+    }
+    return true;
+  }
 };
+
+// Whether the code point at utf8[i] (not ASCII) is safe, as the scan reads
+// it; *len is its length. Two- and three-byte sequences (the BMP) from the
+// bitmap, their continuation bytes checked; anything else as
+// utf8::decode reads it (a malformed sequence: U+FFFD of one byte).
+inline bool SafeAt(const NfcSafeBmp& safe, std::string_view utf8, size_t i, size_t* len) {
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const size_t n = utf8.size();
+  const unsigned b = p[i];
+  if ((b & 0xF0) == 0xE0 && n - i >= 3 && (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80) {
+    *len = 3;
+    return safe.Has((b & 0x0Fu) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu));
+  }
+  if ((b & 0xE0) == 0xC0 && b >= 0xC2 && n - i >= 2 && (p[i + 1] & 0xC0) == 0x80) {
+    *len = 2;
+    return safe.Has((b & 0x1Fu) << 6 | (p[i + 1] & 0x3Fu));
+  }
+  int l;
+  const char32_t cp = utf8::decode(utf8, i, &l);
+  *len = static_cast<size_t>(l);
+  return is_nfc_safe(cp);
+}
+
+size_t FirstUnsafeScalar(const NfcSafeBmp& safe, std::string_view utf8, size_t i) {
+  const size_t n = utf8.size();
+  while (i < n) {
+    if (static_cast<unsigned char>(utf8[i]) < 0x80) {
+      i = utf8::ascii_end(utf8, i);
+      continue;
+    }
+    size_t len;
+    if (!SafeAt(safe, utf8, i, &len)) return i;
+    i += len;
+  }
+  return n;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MTOK_NFC_AVX2 1
+// 32 bytes at a time, every byte classed by two nibble lookups: ASCII,
+// continuation bytes and the lead bytes whose code points are all safe
+// (CJK ideographs, Hangul, Cyrillic, Latin-1 and Latin Extended: most of
+// most scripts) pass; the code points of the other leads (kana, general
+// punctuation, Greek, Arabic, combining marks) are read one by one as the
+// scan reads them. A passed lead's sequence is safe whether it is well
+// formed or not (a malformed one decodes as U+FFFD, which is safe:
+// NfcLeadBlocks checks), and the scan never stops at a continuation byte,
+// so the offset found is the scalar scan's. Only SkipSafeBlocks is
+// compiled for AVX2 (the build targets generic x86-64).
+struct NfcLeadBlocks {
+  // A byte passes when its high nibble's entry and its low nibble's share
+  // a bit: bit 3 for high nibbles 0..B, bits 0, 1, 2 for leads C_, D_, E_
+  // whose low nibble is a safe lead's.
+  alignas(16) uint8_t high[16] = {};
+  alignas(16) uint8_t low[16] = {};
+  bool usable = false;
+  explicit NfcLeadBlocks(const NfcSafeBmp& safe) {
+    for (int h = 0; h < 16; ++h) high[h] = h <= 0xB ? 8 : h == 0xC ? 1 : h == 0xD ? 2 : h == 0xE ? 4 : 0;
+    for (int l = 0; l < 16; ++l) {
+      low[l] = 8;
+      // C0 and C1 are no two-byte leads (utf8::decode reads them): never passed.
+      if (l >= 2 && safe.LeadSafe(0xC0 | l)) low[l] |= 1;
+      if (safe.LeadSafe(0xD0 | l)) low[l] |= 2;
+      if (safe.LeadSafe(0xE0 | l)) low[l] |= 4;
+    }
+    usable = is_nfc_safe(0xFFFD) && (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+  }
+};
+
+// Scans whole blocks from i: the offset of the first unsafe code point
+// (*found), else where fewer than 32 bytes are left.
+__attribute__((target("avx2"))) size_t SkipSafeBlocks(const NfcLeadBlocks& t, const NfcSafeBmp& safe,
+                                                      std::string_view utf8, size_t i, bool* found) {
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const size_t n = utf8.size();
+  const __m256i high = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t.high)));
+  const __m256i low = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t.low)));
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  for (; n - i >= 32; i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const __m256i h = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+    const __m256i l = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
+    auto stop = static_cast<uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(h, l), _mm256_setzero_si256())));
+    for (; stop != 0; stop &= stop - 1) {
+      const size_t at = i + static_cast<size_t>(__builtin_ctz(stop));
+      size_t len;
+      if (!SafeAt(safe, utf8, at, &len)) {
+        *found = true;
+        return at;
+      }
+    }
+  }
+  *found = false;
+  return i;
+}
+#endif
 
 }  // namespace
 
 size_t first_nfc_unsafe(std::string_view utf8, size_t from) {
   static const NfcSafeBmp safe;
-  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
-  const size_t n = utf8.size();
-  size_t i = from;
-  while (i < n) {
-    const unsigned b = p[i];
-    if (b < 0x80) {
-      i = utf8::ascii_end(utf8, i);
-      continue;
-    }
-    // Two- and three-byte sequences (the BMP) from the bitmap, their
-    // continuation bytes checked; anything else as utf8::decode reads it.
-    if ((b & 0xF0) == 0xE0 && n - i >= 3 && (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80) {
-      if (!safe.Has((b & 0x0Fu) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu))) return i;
-      i += 3;
-      continue;
-    }
-    if ((b & 0xE0) == 0xC0 && b >= 0xC2 && n - i >= 2 && (p[i + 1] & 0xC0) == 0x80) {
-      if (!safe.Has((b & 0x1Fu) << 6 | (p[i + 1] & 0x3Fu))) return i;
-      i += 2;
-      continue;
-    }
-    int len;
-    const char32_t cp = utf8::decode(utf8, i, &len);
-    if (!is_nfc_safe(cp)) return i;
-    i += static_cast<size_t>(len);
+#if MTOK_NFC_AVX2
+  static const NfcLeadBlocks blocks(safe);
+  if (blocks.usable && utf8.size() - from >= 32) {
+    bool found;
+    from = SkipSafeBlocks(blocks, safe, utf8, from, &found);
+    if (found) return from;
   }
-  return n;
+#endif
+  return FirstUnsafeScalar(safe, utf8, from);
 }
 
 void decompose_canonical(char32_t cp, std::u32string* out) {

@@ -30,9 +30,10 @@ uint8_t combining_class(char32_t cp);
 bool is_nfc_safe(char32_t cp);
 
 // The byte offset in `utf8` of the first code point from `from` (a code
-// point's start) that is not is_nfc_safe, or utf8.size(). ASCII is skipped
-// 16 bytes at a time, the BMP read from a bitmap (8 KB, made on first
-// use); most text of any script is scanned without a call per character.
+// point's start) that is not is_nfc_safe, or utf8.size(). With AVX2, 32
+// bytes at a time: ASCII and the lead bytes whose code points are all safe
+// (CJK, Hangul, Cyrillic, Latin) pass by their nibbles, the other code
+// points are read from a bitmap of the BMP (8 KB, made on first use).
 size_t first_nfc_unsafe(std::string_view utf8, size_t from);
 
 // Full lowercase mapping (UnicodeData + unconditional SpecialCasing), as
