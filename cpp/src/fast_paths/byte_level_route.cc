@@ -56,17 +56,20 @@ void ByteLevelRoute::RuntimeInfo(std::vector<std::pair<std::string, std::string>
 void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::vector<uint32_t>* ids) const {
   PieceCache& cache = PieceCache::ForThread(serial_);
   ids->reserve(ids->size() + s.size() / 4 + 16);  // about one id per 4 bytes of text
+  // The thread's pair memo, taken at the first miss (none on seen text).
+  PairMemo* memo = nullptr;
+  auto memo_of = [this, &memo]() -> PairMemo& { return memo != nullptr ? *memo : *(memo = &bpe_->Memo()); };
   // A hit is handled inline; a miss runs the merges, of a long piece part
   // by part where it can be cut (a first-seen CJK clause is mostly parts
   // seen before).
-  auto part = [this](std::string_view p, std::vector<uint32_t>* out) { bpe_->EncodePart(p, out); };
-  auto merge = [this, &cache, &part](std::string_view p, std::vector<uint32_t>* out) {
-    if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out);
+  auto part = [this, &memo_of](std::string_view p, std::vector<uint32_t>* out) { bpe_->EncodePart(p, out, memo_of()); };
+  auto merge = [this, &cache, &part, &memo_of](std::string_view p, std::vector<uint32_t>* out) {
+    if (p.size() < ByteBpe::kMinCutBytes) return bpe_->Encode(p, out, memo_of());
     // A piece with a cut is no token (a token's own bytes lie across each
     // of its inner points), so only an uncut one is looked up whole: a
     // first-seen CJK clause skips a probe of the token index.
     size_t cut = bpe_->NextCut(p, 0);
-    if (cut == p.size()) return bpe_->Encode(p, out);
+    if (cut == p.size()) return bpe_->Encode(p, out, memo_of());
     // The parts' ends, a batch at a time (CachedPartsIds prefetches them).
     size_t ends[32];
     for (size_t start = 0, n; start < p.size(); start = ends[n - 1]) {

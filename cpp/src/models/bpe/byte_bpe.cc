@@ -197,16 +197,20 @@ PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
 
 void ByteBpe::PrepareThread() const { PairMemo::ForThread(serial_); }
 
-void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const {
-  if (!s.empty() && !EncodeAsToken(s, out)) Merge(s, out);
+PairMemo& ByteBpe::Memo() const { return PairMemo::ForThread(serial_); }
+
+void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const { Encode(s, out, Memo()); }
+
+void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const {
+  if (!s.empty() && !EncodeAsToken(s, out)) Merge(s, out, memo);
 }
 
 bool ByteBpe::EncodeAsToken(std::string_view s, std::vector<uint32_t>* out) const {
   return AsIs(s, ignore_merges_, out);
 }
 
-void ByteBpe::EncodePart(std::string_view s, std::vector<uint32_t>* out) const {
-  if (!s.empty() && !AsIs(s, false, out)) Merge(s, out);
+void ByteBpe::EncodePart(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const {
+  if (!s.empty() && !AsIs(s, false, out)) Merge(s, out, memo);
 }
 
 bool ByteBpe::AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* out) const {
@@ -265,7 +269,9 @@ size_t ByteBpe::NextCut(std::string_view s, size_t from) const {
   return s.size();
 }
 
-void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
+void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const { Merge(s, out, Memo()); }
+
+void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const {
   // A symbol is at most 4 bytes: a longer piece has too many.
   if (s.size() <= 4 * kSmallParts) {
     // On the stack: no thread_local lookup, no vector. parts[n] only
@@ -281,7 +287,7 @@ void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
     }
     if (i == s.size()) {
       parts[n].start = static_cast<uint32_t>(s.size());
-      if (MergeSmall(s, parts, key, n)) {
+      if (MergeSmall(s, parts, key, n, memo)) {
         for (size_t k = 0; k < n; k = parts[k].next) out->push_back(parts[k].id);
         return;
       }
@@ -294,12 +300,11 @@ void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const {
 // scan, which gives the same result as HF's heap order. A merged symbol
 // leaves a hole: parts are linked, so nothing moves, and the hole's key
 // never wins again.
-bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const {
+bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n, PairMemo& memo) const {
   auto end_of = [&](size_t j) { return parts[j].start; };  // j <= n
   // First-seen words look up pairs that other words looked up moments
   // ago (the byte pairs of a script's letters): the thread's memo answers
   // those from L2 instead of a table of several MB.
-  PairMemo& memo = PairMemo::ForThread(serial_);
   bool rank_too_large = false;
   // Inlined: as a call it cost about a tenth of a cold Chinese pass's
   // instructions (three updates per merge).

@@ -19,6 +19,8 @@
 
 namespace mtok {
 
+class PairMemo;
+
 class ByteBpe {
  public:
   // Null when the model cannot run on raw bytes (byte fallback, subword
@@ -30,6 +32,13 @@ class ByteBpe {
 
   // Appends the ids of one pre-token (raw bytes).
   void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
+  // The calling thread's pair memo for this model. A caller that encodes
+  // many pieces on one thread takes it once and hands it to the overloads
+  // below, which skip the per-thread lookup each piece's merges would make
+  // (in a shared library a call into the loader; with the search of the
+  // thread's owners, a percent of a first-seen window's instructions).
+  PairMemo& Memo() const;
+  void Encode(std::string_view piece, std::vector<uint32_t>* out, PairMemo& memo) const;
 
   // A pre-token may also be encoded in parts (token_spans.h), each cached
   // on its own. Pieces shorter than this are merged whole: few have a cut.
@@ -44,10 +53,11 @@ class ByteBpe {
   size_t NextCut(std::string_view piece, size_t from) const;
   // Appends the ids of a part of a pre-token: its merges alone (a part is
   // taken as one token only when that token merges into itself).
-  void EncodePart(std::string_view part, std::vector<uint32_t>* out) const;
+  void EncodePart(std::string_view part, std::vector<uint32_t>* out, PairMemo& memo) const;
   // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
   // runs once EncodeAsToken has said no).
   void Merge(std::string_view s, std::vector<uint32_t>* out) const;
+  void Merge(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const;
   // The short-token table EncodeAsToken reads for a piece of 2 to
   // ShortTokens::kMaxBytes bytes, once it is ready; null when it reads
   // none. A caller may prefetch the slots of pieces it is about to encode.
@@ -127,7 +137,7 @@ class ByteBpe {
   // too large for a merge key (the parts are then of no use, and
   // MergeLarge does the word from its bytes). key[i] is part i's merge key
   // (merge_key.h), filled here: it holds max(RoundUp4(n), kFixedScan) values.
-  bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n) const;
+  bool MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t n, PairMemo& memo) const;
   // Appends the token of a piece of one byte, or of a piece that is a
   // token merging into itself, or (any_token) of any piece that is a token.
   bool AsIs(std::string_view s, bool any_token, std::vector<uint32_t>* out) const;
