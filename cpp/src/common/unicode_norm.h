@@ -31,8 +31,8 @@ bool is_nfc_safe(char32_t cp);
 
 // The byte offset in `utf8` of the first code point from `from` (a code
 // point's start) that is not is_nfc_safe, or utf8.size(). With AVX2, 32
-// bytes at a time: ASCII and the lead bytes whose code points are all safe
-// (CJK, Hangul, Cyrillic, Latin) pass by their nibbles, the other code
+// bytes at a time: ASCII, kana and the lead bytes whose code points are all
+// safe (CJK, Hangul, Cyrillic, Latin) pass by their nibbles, the other code
 // points are read from a bitmap of the BMP (8 KB, made on first use).
 size_t first_nfc_unsafe(std::string_view utf8, size_t from);
 
