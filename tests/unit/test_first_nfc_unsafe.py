@@ -100,6 +100,9 @@ def test_unsafe_at_every_offset_of_long_text():
             assert T.first_nfc_unsafe(text, 0) == model(text) == cut, (mark, at)
 
 
-def test_from_past_the_text_is_an_error():
-    with pytest.raises(IndexError):
-        T.first_nfc_unsafe(b"abc", 4)
+def test_from_at_the_end_finds_nothing():
+    for text in (b"", b"abc", "日本語".encode() * 20, b"x" * 40 + "\u0301".encode()):
+        assert T.first_nfc_unsafe(text, len(text)) == len(text)
+    # From inside: only what follows counts.
+    text = "\u0301".encode() + "日本語".encode() * 20
+    assert T.first_nfc_unsafe(text, 0) == 0 and T.first_nfc_unsafe(text, 2) == len(text)

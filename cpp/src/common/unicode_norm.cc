@@ -320,9 +320,9 @@ size_t FirstUnsafeScalar(const NfcSafeBmp& safe, std::string_view utf8, size_t i
 // 32 bytes at a time, every byte classed by two nibble lookups: ASCII,
 // continuation bytes and the lead bytes whose code points are all safe
 // (CJK ideographs, Hangul, Cyrillic, Latin-1 and Latin Extended: most of
-// most scripts) pass; the code points of the other leads (kana, general
-// punctuation, Greek, Arabic, combining marks) are read one by one as the
-// scan reads them. A passed lead's sequence is safe whether it is well
+// most scripts) pass, and kana by their second byte; the code points of
+// the other leads (CJK and general punctuation, Greek, Arabic, combining
+// marks) are read one by one as the scan reads them. A passed lead's sequence is safe whether it is well
 // formed or not (a malformed one decodes as U+FFFD, which is safe:
 // NfcLeadBlocks checks), and the scan never stops at a continuation byte,
 // so the offset found is the scalar scan's. Only SkipSafeBlocks is
@@ -394,6 +394,7 @@ __attribute__((target("avx2"))) size_t SkipSafeBlocks(const NfcLeadBlocks& t, co
 
 size_t first_nfc_unsafe(std::string_view utf8, size_t from) {
   static const NfcSafeBmp safe;
+  if (from >= utf8.size()) return utf8.size();
 #if MTOK_NFC_AVX2
   static const NfcLeadBlocks blocks(safe);
   if (blocks.usable && utf8.size() - from >= 32) {
