@@ -48,6 +48,7 @@ def model(b, i=0):
 # marks, compatibility ideographs, Hangul jamo, singletons).
 SAFE_TEXT = "abc Ωé日本語한국어Приветΐ กข ℃ かカ🙂\n"
 UNSAFE = ["\u0301", "\u3099", "\uf900", "\u1161", "\u212b", "\u0958", "\u05b0", "\U0001d15e"]
+UNSAFE_BYTES = {u.encode() for u in UNSAFE}
 
 
 def test_every_lead_byte_alone_and_in_blocks():
@@ -63,11 +64,11 @@ def test_every_lead_byte_alone_and_in_blocks():
 @pytest.mark.parametrize("seed", range(6))
 def test_random_text_against_the_scan(seed):
     rng = random.Random(seed)
-    pieces = [c.encode() for c in SAFE_TEXT] + [u.encode() for u in UNSAFE]
+    pieces = [c.encode() for c in SAFE_TEXT] + sorted(UNSAFE_BYTES)
     for _ in range(300):
         parts = [rng.choice(pieces) for _ in range(rng.randrange(1, 120))]
         # Mostly safe text, an unsafe code point here and there.
-        text = b"".join(p for p in parts if p not in (u.encode() for u in UNSAFE) or rng.random() < 0.05)
+        text = b"".join(p for p in parts if p not in UNSAFE_BYTES or rng.random() < 0.05)
         for start in {0, rng.randrange(0, len(text) + 1)}:
             while start < len(text) and text[start] & 0xC0 == 0x80:
                 start += 1  # a code point's start, as callers pass
@@ -100,9 +101,10 @@ def test_unsafe_at_every_offset_of_long_text():
             assert T.first_nfc_unsafe(text, 0) == model(text) == cut, (mark, at)
 
 
-def test_from_at_the_end_finds_nothing():
+def test_from_at_or_past_the_end_finds_nothing():
     for text in (b"", b"abc", "日本語".encode() * 20, b"x" * 40 + "\u0301".encode()):
         assert T.first_nfc_unsafe(text, len(text)) == len(text)
+        assert T.first_nfc_unsafe(text, len(text) + 40) == len(text)  # read nothing past it
     # From inside: only what follows counts.
     text = "\u0301".encode() + "日本語".encode() * 20
     assert T.first_nfc_unsafe(text, 0) == 0 and T.first_nfc_unsafe(text, 2) == len(text)

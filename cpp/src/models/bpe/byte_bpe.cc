@@ -195,11 +195,9 @@ PairFilter ByteBpe::ComputePairFilter(const RankSplits& splits) const {
   return f;
 }
 
-void ByteBpe::PrepareThread() const { PairMemo::ForThread(serial_); }
+void ByteBpe::PrepareThread() const { Memo(); }
 
 PairMemo& ByteBpe::Memo() const { return PairMemo::ForThread(serial_); }
-
-void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out) const { Encode(s, out, Memo()); }
 
 void ByteBpe::Encode(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const {
   if (!s.empty() && !EncodeAsToken(s, out)) Merge(s, out, memo);
@@ -268,8 +266,6 @@ size_t ByteBpe::NextCut(std::string_view s, size_t from) const {
   }
   return s.size();
 }
-
-void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out) const { Merge(s, out, Memo()); }
 
 void ByteBpe::Merge(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const {
   // A symbol is at most 4 bytes: a longer piece has too many.

@@ -30,14 +30,13 @@ class ByteBpe {
   static std::unique_ptr<ByteBpe> Build(const Vocab& vocab, BpeTables* tables,
                                         const BpeOptions& opt);
 
-  // Appends the ids of one pre-token (raw bytes).
-  void Encode(std::string_view piece, std::vector<uint32_t>* out) const;
   // The calling thread's pair memo for this model. A caller that encodes
-  // many pieces on one thread takes it once and hands it to the overloads
-  // below, which skip the per-thread lookup each piece's merges would make
-  // (in a shared library a call into the loader; with the search of the
-  // thread's owners, a percent of a first-seen window's instructions).
+  // many pieces on one thread takes it once and hands it to the calls
+  // below: a per-thread lookup per piece cost a percent of a first-seen
+  // window's instructions (in a shared library a call into the loader,
+  // then the search of the thread's owners).
   PairMemo& Memo() const;
+  // Appends the ids of one pre-token (raw bytes).
   void Encode(std::string_view piece, std::vector<uint32_t>* out, PairMemo& memo) const;
 
   // A pre-token may also be encoded in parts (token_spans.h), each cached
@@ -56,7 +55,6 @@ class ByteBpe {
   void EncodePart(std::string_view part, std::vector<uint32_t>* out, PairMemo& memo) const;
   // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
   // runs once EncodeAsToken has said no).
-  void Merge(std::string_view s, std::vector<uint32_t>* out) const;
   void Merge(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const;
   // The short-token table EncodeAsToken reads for a piece of 2 to
   // ShortTokens::kMaxBytes bytes, once it is ready; null when it reads

@@ -40,6 +40,7 @@ Status WholeTokens::Parse(std::string_view payload, uint32_t id_count, WholeToke
 WholeTokens ByteBpe::ComputeWholeTokens() const {
   WholeTokens whole(raw_->count);
   std::vector<uint32_t> ids;
+  PairMemo& memo = Memo();
   for (uint32_t id = 0; id < raw_->count; ++id) {
     const std::string_view t = raw_->Token(id);
     uint32_t found;
@@ -47,7 +48,7 @@ WholeTokens ByteBpe::ComputeWholeTokens() const {
     if (t.empty() || !raw_->Find(t, &found) || found != id) continue;
     ids.clear();
     if (t.size() == 1) ids.push_back(byte_id_[static_cast<unsigned char>(t[0])]);
-    else Merge(t, &ids);
+    else Merge(t, &ids, memo);
     if (ids.size() == 1 && ids[0] == id) whole.Set(id);
   }
   return whole;
