@@ -123,6 +123,47 @@ def test_same_ids_as_hf_on_token_edges(name):
         assert_same(f"{name} parts, {rnd}", texts, expected, got, limit=2)
 
 
+def _one_character_clauses(rng, n):
+    """CJK clauses whose parts are mostly one character: characters of the
+    corpus's CJK text, rare ideographs (no token of their own in these
+    vocabularies: their bytes merge into parts of tokens), and a few
+    two-byte letters, drawn at random, so that most neighbours share no
+    token and the clause is cut between them."""
+    seen = {c for _, text in corpus.text_files() for c in text if 0x3040 <= ord(c) <= 0x9FFF}
+    rare = [chr(c) for c in range(0x3400, 0x3440)] + [chr(c) for c in range(0x9F80, 0x9FC0)]
+    pool = sorted(seen) + rare * 4 + list("éüñçöжщяДΩλ")
+    return ["".join(rng.choice(pool) for _ in range(rng.randint(6, 24))) for _ in range(n)]
+
+
+def test_one_character_clauses_are_cut_between_characters():
+    # The clauses below test the one-character parts only if they have them.
+    tokens = _raw_vocab("llama3")
+    texts = _one_character_clauses(random.Random(0), 200)
+    cut = edges = 0
+    for text in texts:
+        piece = text.encode()
+        cut += len(hooks().token_span_cuts(tokens, piece))
+        edges += sum(1 for i in range(1, len(piece)) if piece[i] >= 0xE0)
+    assert cut > edges * 2 / 3, (cut, edges)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_character_parts_give_hf_ids(name):
+    # A part that is one character is given its token from the fold tables,
+    # without the merge loop and the cache (ByteBpe::CharToken); characters
+    # that fold everywhere, only away from some neighbours (alone in a part
+    # they have none), and not at all.
+    ref, tok = corpus.hf_pair(name)
+    texts = _one_character_clauses(random.Random(name), 3000)
+    texts += [f"{t} {t}。{t}" for t in texts[:300]]
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    for bound, rnd in ((0, "cache off"), (64, "cold"), (64, "warm")):
+        if rnd != "warm":
+            mtok.set_piece_cache_mb(bound)
+        got = [tok.encode(t, add_special_tokens=False) for t in texts]
+        assert_same(f"{name} one-character parts, {rnd}", texts, expected, got, limit=2)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_a_long_piece_that_is_a_token_is_that_token(name):
     # A piece with a cut is no token, so only an uncut one is looked up

@@ -70,15 +70,20 @@ void ByteLevelRoute::Encode(std::string_view s, bool /*at_input_start*/, std::ve
     // first-seen CJK clause skips a probe of the token index.
     size_t cut = bpe_->NextCut(p, 0);
     if (cut == p.size()) return bpe_->Encode(p, out, memo_of());
-    // The parts' ends, a batch at a time (CachedPartsIds prefetches them).
+    // The parts' ends, a batch at a time (CachedPartsIds prefetches them),
+    // and the ids of those that are one character.
     size_t ends[32];
+    uint32_t known[std::size(ends)];
+    static_assert(ByteBpe::kNoToken == kUnknownId, "a part CharToken does not know is looked up");
     for (size_t start = 0, n; start < p.size(); start = ends[n - 1]) {
       n = 0;
+      size_t from = start;
       do {
-        ends[n++] = cut;
+        known[n] = bpe_->CharToken(p.substr(from, cut - from));
+        ends[n++] = from = cut;
         if (cut < p.size()) cut = bpe_->NextCut(p, cut);
-      } while (n < std::size(ends) && ends[n - 1] < p.size());
-      CachedPartsIds(cache, p, start, ends, n, out, part);
+      } while (n < std::size(ends) && from < p.size());
+      CachedPartsIds(cache, p, start, ends, known, n, out, part);
     }
   };
   // The last batch missed the cache for at least one piece in 16 (on this

@@ -213,13 +213,13 @@ class PieceCache {
   // The ways a long or huge key may be in (what AppendLong and AppendHuge give).
   LongSlot* LongWays(std::string_view piece) const;
   HugeSlot* HugeWays(std::string_view piece) const;
-  // Starts loading the newest ways of a longer key's set, as Prefetch
-  // does for a short key (a piece of kMaxShort + 1..kMaxHuge bytes).
+  // Starts loading a longer key's set, as Prefetch does for a short key
+  // (a piece of kMaxShort + 1..kMaxHuge bytes). All four lines of a long
+  // set: a key not cached (a first-seen CJK clause) reads every way.
   [[gnu::always_inline]] void PrefetchLonger(std::string_view piece) const {
     if (piece.size() <= kMaxKey) {
       const LongSlot* ways = LongWays(piece);
-      __builtin_prefetch(ways);
-      __builtin_prefetch(ways + 1);
+      for (size_t w = 0; w < size_t{1} << kWayBits; ++w) __builtin_prefetch(ways + w);
     } else {
       __builtin_prefetch(HugeWays(piece));  // four ways in two lines
     }
@@ -641,23 +641,31 @@ inline void CachedIds(PieceCache& cache, std::string_view piece, std::vector<uin
   CachedIds(cache, piece, piece, ids, encode);
 }
 
+// A part's id known without the cache (CachedPartsIds), or this.
+inline constexpr uint32_t kUnknownId = 0xFFFFFFFFu;
+
 // The same for the parts of a pre-token (see kPartTag), [start, ends[0]),
 // [ends[0], ends[1]) and so on up to ends[n - 1]. Their sets are prefetched
 // first: a CJK clause's parts then wait for memory about once, not once
-// each. Parts longer than a short key are encoded each time.
+// each. Parts longer than a short key are encoded each time. known[k] is
+// part k's one id when the caller has it without the cache (a character
+// that is one token: most parts of a CJK clause), else kUnknownId; such a
+// part is neither looked up nor cached, so it pulls no cache set into the
+// CPU caches.
 template <size_t N, typename Encode>
 inline void CachedPartsIds(PieceCache& cache, std::string_view piece, size_t start, const size_t (&ends)[N],
-                           size_t n, std::vector<uint32_t>* ids, Encode& encode) {
+                           const uint32_t (&known)[N], size_t n, std::vector<uint32_t>* ids, Encode& encode) {
   PieceCache::ShortKey keys[N];
   for (size_t k = 0, from = start; k < n; from = ends[k++]) {
     const std::string_view part = piece.substr(from, ends[k] - from);
-    if (!PieceCache::IsShort(part)) continue;
+    if (known[k] != kUnknownId || !PieceCache::IsShort(part)) continue;
     keys[k] = PieceCache::MakeShort(part, piece, PieceCache::kPartTag);
     cache.Prefetch(keys[k]);
   }
   for (size_t k = 0, from = start; k < n; from = ends[k++]) {
     const std::string_view part = piece.substr(from, ends[k] - from);
-    if (PieceCache::IsShort(part)) CachedShortIds(cache, keys[k], part, ids, encode);
+    if (known[k] != kUnknownId) ids->push_back(known[k]);
+    else if (PieceCache::IsShort(part)) CachedShortIds(cache, keys[k], part, ids, encode);
     else encode(part, ids);
   }
 }

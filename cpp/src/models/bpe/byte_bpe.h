@@ -53,6 +53,18 @@ class ByteBpe {
   // Appends the ids of a part of a pre-token: its merges alone (a part is
   // taken as one token only when that token merges into itself).
   void EncodePart(std::string_view part, std::vector<uint32_t>* out, PairMemo& memo) const;
+  // The one id EncodePart gives a part that is a single character folding
+  // on its own (char_fold.h: its bytes alone merge into that token), read
+  // from the fold tables without the merge loop; kNoToken for any other
+  // part, which EncodePart then encodes.
+  static constexpr uint32_t kNoToken = CharFold::kNone;
+  uint32_t CharToken(std::string_view part) const {
+    if (fold_ == nullptr || part.size() < 2 || part.size() > 3 || static_cast<unsigned char>(part[0]) < 0xC2)
+      return kNoToken;
+    size_t len = 0;
+    const uint32_t id = fold_->Find(part, 0, &len);
+    return id != CharFold::kNone && len == part.size() ? id : kNoToken;
+  }
   // The merge loop alone, for a pre-token of 2 bytes or more (what Encode
   // runs once EncodeAsToken has said no).
   void Merge(std::string_view s, std::vector<uint32_t>* out, PairMemo& memo) const;
