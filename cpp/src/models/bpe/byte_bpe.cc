@@ -1,5 +1,7 @@
 #include "models/bpe/byte_bpe.h"
 
+#include <algorithm>
+
 #include "common/byte_level.h"
 #include "common/huge_pages.h"
 #include "common/utf8.h"
@@ -318,7 +320,11 @@ bool ByteBpe::MergeSmall(std::string_view s, Part* parts, uint32_t* key, size_t 
   };
   const bool fixed_scan = n <= merge_key::kFixedScan;
   const size_t scanned = fixed_scan ? merge_key::kFixedScan : merge_key::RoundUp4(n);
-  for (size_t i = n - 1; i < scanned; ++i) key[i] = merge_key::kNone;
+  // Keys past the last pair never win (the loop below sets the others).
+  // Sixteen at once when the scan is fixed: a loop from n - 1 stored them
+  // one by one.
+  if (fixed_scan) std::fill_n(key, merge_key::kFixedScan, merge_key::kNone);
+  else std::fill(key + n - 1, key + scanned, merge_key::kNone);
   for (size_t i = 0; i + 1 < n; ++i) {
     // Two raw bytes (a folded character is longer): the byte-pair table.
     uint32_t rank;
