@@ -109,18 +109,23 @@ def _decodes(b):
         return False
 
 
+def _assert_hf_ids_cache_off_cold_warm(ref, tok, texts, what):
+    """HF's ids with the piece cache off, then on and empty, then warm."""
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    for bound, rnd in ((0, "cache off"), (64, "cold"), (64, "warm")):
+        if rnd != "warm":
+            mtok.set_piece_cache_mb(bound)
+        got = [tok.encode(t, add_special_tokens=False) for t in texts]
+        assert_same(f"{what}, {rnd}", texts, expected, got, limit=2)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_same_ids_as_hf_on_token_edges(name):
     ref, tok = corpus.hf_pair(name)
     rng = random.Random(name)
     texts = _edge_text(_raw_vocab("llama3"), rng, 1500)
     texts += [t for _, text in corpus.text_files() for t in text.split() if len(t.encode()) >= 16][:3000]
-    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
-    for bound, rnd in ((0, "cache off"), (64, "cold"), (64, "warm")):
-        if rnd != "warm":
-            mtok.set_piece_cache_mb(bound)
-        got = [tok.encode(t, add_special_tokens=False) for t in texts]
-        assert_same(f"{name} parts, {rnd}", texts, expected, got, limit=2)
+    _assert_hf_ids_cache_off_cold_warm(ref, tok, texts, f"{name} parts")
 
 
 def _one_character_clauses(rng, n):
@@ -156,12 +161,7 @@ def test_one_character_parts_give_hf_ids(name):
     ref, tok = corpus.hf_pair(name)
     texts = _one_character_clauses(random.Random(name), 3000)
     texts += [f"{t} {t}。{t}" for t in texts[:300]]
-    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
-    for bound, rnd in ((0, "cache off"), (64, "cold"), (64, "warm")):
-        if rnd != "warm":
-            mtok.set_piece_cache_mb(bound)
-        got = [tok.encode(t, add_special_tokens=False) for t in texts]
-        assert_same(f"{name} one-character parts, {rnd}", texts, expected, got, limit=2)
+    _assert_hf_ids_cache_off_cold_warm(ref, tok, texts, f"{name} one-character parts")
 
 
 @pytest.mark.parametrize("name", NAMES)

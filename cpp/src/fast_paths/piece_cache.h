@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/flat_hash.h"
+#include "common/load_le.h"
 #include "common/huge_pages.h"
 #include "common/per_owner.h"
 
@@ -28,14 +29,7 @@ namespace mtok {
 
 namespace piece_key {
 
-inline uint64_t Load8(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap64(w);  // byte k of the key is always bits 8k..8k+7
-#endif
-  return w;
-}
+inline uint64_t Load8(const char* p) { return LoadLe64(p); }
 
 // The n (< 8) bytes at p as a word, zero above. Reads 8 bytes when
 // [lo, hi), which holds [p, p + n), has them around the key; else byte by byte.

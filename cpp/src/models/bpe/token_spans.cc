@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "common/load_le.h"
+
 namespace mtok {
 
 namespace {
@@ -10,15 +12,6 @@ namespace {
 uint32_t Window(std::string_view s, size_t at, size_t n) {
   uint32_t w = 0;
   for (size_t k = 0; k < n; ++k) w |= uint32_t{static_cast<unsigned char>(s[at + k])} << (8 * k);
-  return w;
-}
-
-uint32_t Load4(const char* p) {
-  uint32_t w;
-  std::memcpy(&w, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap32(w);
-#endif
   return w;
 }
 
@@ -63,11 +56,7 @@ TokenSpans TokenSpans::Build(const RawTables& raw) {
   };
   size_t pos = off[0];
   for (; pos + 8 <= end; pos += 8) {
-    uint64_t w;
-    std::memcpy(&w, bytes + pos, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
+    const uint64_t w = LoadLe64(bytes + pos);
     for (uint64_t m = w & w << 1 & w << 2 & 0x8080808080808080ULL; m != 0; m &= m - 1)
       add(pos + static_cast<size_t>(__builtin_ctzll(m)) / 8);
   }
@@ -101,7 +90,7 @@ Status TokenSpans::Parse(std::string_view payload, TokenSpans* out) {
 bool TokenSpans::MaySpanTracked(std::string_view s, size_t p) const {
   if (p >= 2 && p + 2 <= s.size()) {
     // Inside the piece (most points): one load, the four windows of it.
-    const uint32_t w = Load4(s.data() + p - 2);
+    const uint32_t w = LoadLe32(s.data() + p - 2);
     return Has(k22, w) || Has(k11, (w >> 8) & 0xFFFF) || Has(k12, w >> 8) || Has(k21, w & 0xFFFFFF);
   }
   return Has(k11, Window(s, p - 1, 2)) || (p + 2 <= s.size() && Has(k12, Window(s, p - 1, 3))) ||
