@@ -130,8 +130,8 @@ def test_same_ids_as_hf_on_token_edges(name):
 
 def _one_character_clauses(rng, n):
     """CJK clauses whose parts are mostly one character: characters of the
-    corpus's CJK text, rare ideographs (no token of their own in these
-    vocabularies: their bytes merge into parts of tokens), and a few
+    corpus's CJK text, rare ideographs (most of them no token of their own
+    in these vocabularies: their bytes merge into parts of tokens), and a few
     two-byte letters, drawn at random, so that most neighbours share no
     token and the clause is cut between them."""
     seen = {c for _, text in corpus.text_files() for c in text if 0x3040 <= ord(c) <= 0x9FFF}
