@@ -2,6 +2,7 @@
 // on any host, so keys and byte windows built from them compare the same
 // everywhere.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -22,5 +23,13 @@ inline T LoadLe(const char* p) {
 
 inline uint64_t LoadLe64(const char* p) { return LoadLe<uint64_t>(p); }
 inline uint32_t LoadLe32(const char* p) { return LoadLe<uint32_t>(p); }
+
+// The n (<= 8) bytes at p as a little-endian word, zero above, reading
+// none past them (byte by byte: for the ends of buffers).
+inline uint64_t LoadLeBytes(const char* p, size_t n) {
+  uint64_t w = 0;
+  for (size_t k = 0; k < n; ++k) w |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
+  return w;
+}
 
 }  // namespace mtok

@@ -21,25 +21,21 @@
 #include <vector>
 
 #include "common/flat_hash.h"
-#include "common/load_le.h"
 #include "common/huge_pages.h"
+#include "common/load_le.h"
 #include "common/per_owner.h"
 
 namespace mtok {
 
 namespace piece_key {
 
-inline uint64_t Load8(const char* p) { return LoadLe64(p); }
-
 // The n (< 8) bytes at p as a word, zero above. Reads 8 bytes when
 // [lo, hi), which holds [p, p + n), has them around the key; else byte by byte.
 inline uint64_t LoadPartial(const char* p, size_t n, const char* lo, const char* hi) {
   if (n == 0) return 0;
-  if (hi - p >= 8) return Load8(p) & (~uint64_t{0} >> (64 - 8 * n));
-  if (p + n - lo >= 8) return Load8(p + n - 8) >> (64 - 8 * n);
-  uint64_t w = 0;
-  for (size_t k = 0; k < n; ++k) w |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
-  return w;
+  if (hi - p >= 8) return LoadLe64(p) & (~uint64_t{0} >> (64 - 8 * n));
+  if (p + n - lo >= 8) return LoadLe64(p + n - 8) >> (64 - 8 * n);
+  return LoadLeBytes(p, n);
 }
 
 // kLowBytes[m]: the low m bytes of a word (m <= 8).
@@ -57,8 +53,8 @@ inline constexpr uint64_t kLowBytes[9] = {0,
 // is loaded from the key's last 8 bytes and shifted down, so nothing past
 // the key is read.
 inline uint64_t Word(const char* p, size_t n, size_t k) {
-  if (8 * k + 8 <= n) return Load8(p + 8 * k);
-  return Load8(p + n - 8) >> (8 * (8 * k + 8 - n));
+  if (8 * k + 8 <= n) return LoadLe64(p + 8 * k);
+  return LoadLe64(p + n - 8) >> (8 * (8 * k + 8 - n));
 }
 
 }  // namespace piece_key
@@ -148,8 +144,8 @@ class PieceCache {
     const char* p = piece.data();
     const size_t n = piece.size();
     ShortKey k;
-    k.w0 = piece_key::Load8(p) & piece_key::kLowBytes[n < 8 ? n : 8];
-    k.w1 = piece_key::Load8(p + 8) & piece_key::kLowBytes[n > 8 ? n - 8 : 0];
+    k.w0 = LoadLe64(p) & piece_key::kLowBytes[n < 8 ? n : 8];
+    k.w1 = LoadLe64(p + 8) & piece_key::kLowBytes[n > 8 ? n - 8 : 0];
     k.len = n + tag;
     k.hash = ShortHash(k.w0, k.w1, k.len);
     return k;
@@ -160,8 +156,8 @@ class PieceCache {
     if (readable.data() + readable.size() - p >= 16) return MakeShortWide(piece, tag);  // the usual case
     ShortKey k;
     if (n >= 8) {
-      k.w0 = piece_key::Load8(p);
-      k.w1 = n > 8 ? piece_key::Load8(p + n - 8) >> (8 * (16 - n)) : 0;
+      k.w0 = LoadLe64(p);
+      k.w1 = n > 8 ? LoadLe64(p + n - 8) >> (8 * (16 - n)) : 0;
     } else {
       k.w0 = piece_key::LoadPartial(p, n, readable.data(), readable.data() + readable.size());
       k.w1 = 0;

@@ -59,9 +59,8 @@ class ByteBpe {
   // part, which EncodePart then encodes.
   static constexpr uint32_t kNoToken = CharFold::kNone;
   uint32_t CharToken(std::string_view part) const {
-    if (fold_ == nullptr || part.size() < 2 || part.size() > 3 || static_cast<unsigned char>(part[0]) < 0xC2)
-      return kNoToken;
-    size_t len = 0;
+    if (fold_ == nullptr || part.size() < 2 || part.size() > 3) return kNoToken;
+    size_t len = 0;  // Find answers kNone for any part that is not one character
     const uint32_t id = fold_->Find(part, 0, &len);
     return id != CharFold::kNone && len == part.size() ? id : kNoToken;
   }

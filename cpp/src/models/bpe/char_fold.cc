@@ -23,7 +23,7 @@ void CharFold::AddInContext(char32_t cp, uint32_t id, const std::vector<std::str
     }
     for (const auto* side : {&left, &right}) {
       for (const std::string& b : *side)
-        neighbours_.push_back({Bytes(b.data(), b.size()), static_cast<uint32_t>(b.size()), 0});
+        neighbours_.push_back({LoadLeBytes(b.data(), b.size()), static_cast<uint32_t>(b.size()), 0});
     }
   }
   context_bits_[cp >> 6] |= uint64_t{1} << (cp & 63);

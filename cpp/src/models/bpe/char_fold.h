@@ -119,12 +119,6 @@ class CharFold {
   };
   static_assert(sizeof(Context) == 8 && sizeof(Neighbour) == 16, "the BFLC record layouts");
 
-  // The n (<= 8) bytes at p as a little-endian word.
-  static uint64_t Bytes(const char* p, size_t n) {
-    uint64_t w = 0;
-    for (size_t k = 0; k < n; ++k) w |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
-    return w;
-  }
   // c.id, unless one of its neighbours lies beside the character at
   // s[i, i + len). The bytes on each side are read once, as a word (up to
   // 8 of them), and each neighbour compared with its end of it: a byte
@@ -133,7 +127,7 @@ class CharFold {
     const Neighbour* n = neighbours_.data() + c.first;
     if (c.left != 0 && i != 0) {
       // s[i - 8, i), s[i - 1] in the top byte (fewer at the start, zero below).
-      const uint64_t before = i >= 8 ? LoadLe64(s.data() + i - 8) : Bytes(s.data(), i) << (8 * (8 - i));
+      const uint64_t before = i >= 8 ? LoadLe64(s.data() + i - 8) : LoadLeBytes(s.data(), i) << (8 * (8 - i));
       for (size_t k = 0; k < c.left; ++k) {
         if (i >= n[k].len && before >> (8 * (8 - n[k].len)) == n[k].bytes) return kNone;
       }
@@ -142,7 +136,7 @@ class CharFold {
     const size_t j = i + len, after_len = s.size() - j;
     if (c.right != 0 && after_len != 0) {
       // s[j, j + 8), s[j] in the low byte (fewer at the end, zero above).
-      const uint64_t after = after_len >= 8 ? LoadLe64(s.data() + j) : Bytes(s.data() + j, after_len);
+      const uint64_t after = after_len >= 8 ? LoadLe64(s.data() + j) : LoadLeBytes(s.data() + j, after_len);
       for (size_t k = 0; k < c.right; ++k) {
         const uint64_t mask = n[k].len < 8 ? (uint64_t{1} << (8 * n[k].len)) - 1 : ~uint64_t{0};
         if (after_len >= n[k].len && (after & mask) == n[k].bytes) return kNone;

@@ -10,9 +10,7 @@ namespace {
 
 // Bytes [at, at + n) of s as a little-endian word (n <= 4).
 uint32_t Window(std::string_view s, size_t at, size_t n) {
-  uint32_t w = 0;
-  for (size_t k = 0; k < n; ++k) w |= uint32_t{static_cast<unsigned char>(s[at + k])} << (8 * k);
-  return w;
+  return static_cast<uint32_t>(LoadLeBytes(s.data() + at, n));
 }
 
 }  // namespace
